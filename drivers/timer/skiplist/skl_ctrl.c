@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * Control path of the skiplist driver: setting an adapter up and down,
+ * start/stop of its service, stats, and the driver's registration.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_pause.h>
+#include <rte_service.h>
+#include <rte_service_component.h>
+
+#include "skl_private.h"
+#include "swtim_log.h"
+
+static void
+skl_timer_obj_init(struct rte_mempool *mp __rte_unused, void *arg __rte_unused,
+		   void *obj, unsigned int idx __rte_unused)
+{
+	struct skl_timer *t = obj;
+
+	rte_timer_init(&t->tim);
+	t->owner = 0;
+	t->free_next = NULL;
+}
+
+static int
+skl_pool_create(struct skl_adapter *skl, uint16_t adapter_id,
+		uint64_t nb_timers, int socket)
+{
+	/* Every lcore cache may hold objects that others cannot take. */
+	const uint64_t slack = (uint64_t)RTE_MAX_LCORE * SKL_POOL_CACHE_HOLD;
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	if (nb_timers > UINT32_MAX - slack) {
+		SWTIM_LOG(ERR, "nb_timers %" PRIu64 " too large", nb_timers);
+		return -EINVAL;
+	}
+	snprintf(name, sizeof(name), "swtim_skl_%u", adapter_id);
+	skl->pool = rte_mempool_create(name, nb_timers + slack,
+				       sizeof(struct skl_timer), SKL_POOL_CACHE,
+				       0, NULL, NULL, skl_timer_obj_init, NULL,
+				       socket, 0);
+	if (skl->pool == NULL) {
+		SWTIM_LOG(ERR, "cannot create a pool of %" PRIu64
+			  " timers: %s", nb_timers + slack,
+			  rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int
+skl_service_register(struct skl_adapter *skl, uint16_t adapter_id, int socket)
+{
+	struct rte_service_spec spec;
+	int ret;
+
+	memset(&spec, 0, sizeof(spec));
+	snprintf(spec.name, sizeof(spec.name), "swtim_skl_%u", adapter_id);
+	spec.callback = skl_service_run;
+	spec.callback_userdata = skl;
+	spec.socket_id = socket;
+	/* Not MT safe: librte_service serialises its runs for us. */
+	spec.capabilities = 0;
+	ret = rte_service_component_register(&spec, &skl->service_id);
+	if (ret != 0)
+		SWTIM_LOG(ERR, "cannot register service %s: %d", spec.name,
+			  ret);
+	return ret;
+}
+
+static uint16_t
+skl_enq_burst(uint8_t dev_id, uint8_t port_id)
+{
+	uint32_t depth = SKL_ENQ_BURST_MAX;
+
+	if (rte_event_port_attr_get(dev_id, port_id,
+				    RTE_EVENT_PORT_ATTR_ENQ_DEPTH, &depth) != 0 ||
+	    depth == 0)
+		depth = 1;
+	return RTE_MIN(depth, (uint32_t)SKL_ENQ_BURST_MAX);
+}
+
+/*
+ * Devices without RTE_EVENT_DEV_CAP_MAINTENANCE_FREE (event_dsw, say) hold
+ * enqueued events in per-port buffers until the port is used again; a
+ * port that only enqueues now and then must be maintained.
+ */
+static bool
+skl_needs_maintenance(uint8_t dev_id)
+{
+	struct rte_event_dev_info info;
+
+	return rte_event_dev_info_get(dev_id, &info) != 0 ||
+		!(info.event_dev_cap & RTE_EVENT_DEV_CAP_MAINTENANCE_FREE);
+}
+
+static void skl_uninit(struct swtim_adapter *adapter);
+
+static int
+skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
+{
+	const struct swtim_adapter_params *p = swtim_adapter_params(adapter);
+	int socket = p->conf.socket_id;
+	struct skl_adapter *skl;
+	int ret;
+
+	RTE_SET_USED(args);
+	skl = rte_zmalloc_socket("swtim_skl", sizeof(*skl),
+				 RTE_CACHE_LINE_SIZE, socket);
+	if (skl == NULL)
+		return -ENOMEM;
+	skl->service_id = UINT32_MAX;
+	skl->timer_data_id = UINT32_MAX;
+	swtim_adapter_priv_set(adapter, skl);
+
+	skl->periodic = !!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
+	skl->tick_cycles = p->tick_cycles;
+	skl->nb_timers = p->conf.nb_timers;
+	skl->dev_id = p->conf.event_dev_id;
+	skl->port_id = p->event_port_id;
+	skl->enq_burst = skl_enq_burst(skl->dev_id, skl->port_id);
+	skl->needs_maintenance = skl_needs_maintenance(skl->dev_id);
+	rte_spinlock_init(&skl->poll_lock);
+
+	ret = rte_timer_subsystem_init();
+	if (ret != 0 && ret != -EALREADY) {
+		SWTIM_LOG(ERR, "librte_timer init failed: %d", ret);
+		goto fail;
+	}
+	ret = rte_timer_data_alloc(&skl->timer_data_id);
+	if (ret != 0) {
+		SWTIM_LOG(ERR, "no librte_timer data instance left: %d", ret);
+		skl->timer_data_id = UINT32_MAX;
+		goto fail;
+	}
+	ret = skl_pool_create(skl, p->conf.timer_adapter_id, skl->nb_timers,
+			      socket);
+	if (ret != 0)
+		goto fail;
+	ret = skl_evbuf_init(&skl->evbuf, skl->nb_timers, socket);
+	if (ret != 0)
+		goto fail;
+	ret = skl_service_register(skl, p->conf.timer_adapter_id, socket);
+	if (ret != 0) {
+		skl->service_id = UINT32_MAX;
+		goto fail;
+	}
+	return 0;
+fail:
+	skl_uninit(adapter);
+	return ret;
+}
+
+/* rte_timer_stop_all() callback: the timer is off its list. */
+static void
+skl_timer_reclaim(struct rte_timer *tim, void *arg)
+{
+	struct skl_timer *t = container_of(tim, struct skl_timer, tim);
+	struct skl_adapter *skl = arg;
+	struct rte_event_timer *evtim =
+		(struct rte_event_timer *)(t->owner & ~SKL_OWNER_BUSY);
+
+	if (evtim != NULL)
+		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
+				 __ATOMIC_RELEASE);
+	t->owner = 0;
+	rte_mempool_put(skl->pool, t);
+}
+
+static void
+skl_uninit(struct swtim_adapter *adapter)
+{
+	struct skl_adapter *skl = swtim_adapter_priv(adapter);
+
+	if (skl == NULL)
+		return;
+	if (skl->service_id != UINT32_MAX) {
+		rte_service_component_runstate_set(skl->service_id, 0);
+		rte_service_component_unregister(skl->service_id);
+	}
+	if (skl->timer_data_id != UINT32_MAX) {
+		if (skl->n_poll_lcores > 0)
+			rte_timer_stop_all(skl->timer_data_id,
+					   skl->poll_lcores,
+					   skl->n_poll_lcores,
+					   skl_timer_reclaim, skl);
+		rte_timer_data_dealloc(skl->timer_data_id);
+	}
+	if (skl->evbuf.tail != skl->evbuf.head)
+		SWTIM_LOG(NOTICE, "dropping %u expiry events not yet enqueued",
+			  skl->evbuf.tail - skl->evbuf.head);
+	skl_evbuf_free(&skl->evbuf);
+	rte_mempool_free(skl->pool);
+	rte_free(skl);
+	swtim_adapter_priv_set(adapter, NULL);
+}
+
+static int
+skl_start(struct swtim_adapter *adapter)
+{
+	struct skl_adapter *skl = swtim_adapter_priv(adapter);
+
+	skl->next_tick = rte_get_timer_cycles();
+	__atomic_store_n(&skl->running, true, __ATOMIC_SEQ_CST);
+	return rte_service_component_runstate_set(skl->service_id, 1);
+}
+
+static int
+skl_stop(struct swtim_adapter *adapter)
+{
+	struct skl_adapter *skl = swtim_adapter_priv(adapter);
+
+	rte_service_component_runstate_set(skl->service_id, 0);
+	/* Pairs with skl_service_run(): a run that saw running set is
+	 * counted in in_service before it looked. */
+	__atomic_store_n(&skl->running, false, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&skl->in_service, __ATOMIC_SEQ_CST) != 0 ||
+	       rte_service_may_be_active(skl->service_id) == 1)
+		rte_pause();
+	return 0;
+}
+
+static int
+skl_service_id_get(const struct swtim_adapter *adapter, uint32_t *service_id)
+{
+	const struct skl_adapter *skl = swtim_adapter_priv(adapter);
+
+	*service_id = skl->service_id;
+	return 0;
+}
+
+static void
+skl_stats_get(const struct swtim_adapter *adapter,
+	      struct rte_event_timer_adapter_stats *stats)
+{
+	const struct skl_adapter *skl = swtim_adapter_priv(adapter);
+	const struct skl_stats *s = &skl->stats;
+
+	stats->evtim_exp_count =
+		__atomic_load_n(&s->evtim_exp_count, __ATOMIC_RELAXED);
+	stats->ev_enq_count =
+		__atomic_load_n(&s->ev_enq_count, __ATOMIC_RELAXED);
+	stats->evtim_retry_count =
+		__atomic_load_n(&s->evtim_retry_count, __ATOMIC_RELAXED);
+	stats->adapter_tick_count =
+		__atomic_load_n(&s->adapter_tick_count, __ATOMIC_RELAXED);
+	stats->evtim_drop_count =
+		__atomic_load_n(&s->evtim_drop_count, __ATOMIC_RELAXED);
+	stats->ev_inv_count = 0;
+}
+
+static void
+skl_stats_reset(struct swtim_adapter *adapter)
+{
+	struct skl_adapter *skl = swtim_adapter_priv(adapter);
+
+	memset(&skl->stats, 0, sizeof(skl->stats));
+}
+
+static const struct swtim_driver_ops skl_ops = {
+	.init = skl_init,
+	.uninit = skl_uninit,
+	.start = skl_start,
+	.stop = skl_stop,
+	.service_id_get = skl_service_id_get,
+	.stats_get = skl_stats_get,
+	.stats_reset = skl_stats_reset,
+	.arm_burst = skl_arm_burst,
+	.arm_tmo_tick_burst = skl_arm_tmo_tick_burst,
+	.cancel_burst = skl_cancel_burst,
+	.remaining_ticks_get = skl_remaining_ticks_get,
+};
+
+static const char *const skl_valid_args[] = { NULL };
+
+static struct swtim_driver skl_driver = {
+	.name = "skiplist",
+	.valid_args = skl_valid_args,
+	/* Below a microsecond the service's own run time dominates. */
+	.min_tick_ns = 1000,
+	.caps = RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC,
+	.ops = &skl_ops,
+};
+
+SWTIM_DRIVER_REGISTER(skl_driver);

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * Fast path of the skiplist driver: arm, cancel and remaining ticks. The
+ * generic layer has checked every argument; what is left is the nb_timers
+ * budget, the timer objects, and the race with the service.
+ */
+
+#include <errno.h>
+#include <sched.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_pause.h>
+
+#include "skl_private.h"
+
+/* Objects taken from the pool per mempool call. */
+#define SKL_ARM_CHUNK 32
+
+static __rte_always_inline struct skl_adapter *
+skl_of(const struct swtim_adapter *adapter)
+{
+	return swtim_adapter_priv(adapter);
+}
+
+/*
+ * Take up to want slots of the nb_timers budget. A CAS loop rather than
+ * add-then-undo, so a burst that overflows never makes a concurrent arm
+ * see a full adapter that is not.
+ */
+static inline uint16_t
+skl_outstanding_reserve(struct skl_adapter *skl, uint16_t want)
+{
+	uint64_t cur = __atomic_load_n(&skl->outstanding, __ATOMIC_RELAXED);
+	uint64_t n;
+
+	do {
+		n = RTE_MIN((uint64_t)want, skl->nb_timers - cur);
+		if (n == 0)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&skl->outstanding, &cur,
+					      cur + n, true, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return n;
+}
+
+void
+skl_outstanding_release(struct skl_adapter *skl, uint64_t n)
+{
+	__atomic_fetch_sub(&skl->outstanding, n, __ATOMIC_RELEASE);
+}
+
+/* Make the service scan this lcore's list from now on. */
+static __rte_always_inline void
+skl_poll_set_join(struct skl_adapter *skl, unsigned int lcore)
+{
+	uint32_t n;
+
+	if (likely(__atomic_load_n(&skl->in_poll_set[lcore], __ATOMIC_ACQUIRE)))
+		return;
+	rte_spinlock_lock(&skl->poll_lock);
+	if (!skl->in_poll_set[lcore]) {
+		n = skl->n_poll_lcores;
+		skl->poll_lcores[n] = lcore;
+		/* The service reads the count with acquire, then the ids. */
+		__atomic_store_n(&skl->n_poll_lcores, n + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&skl->in_poll_set[lcore], 1, __ATOMIC_RELEASE);
+	}
+	rte_spinlock_unlock(&skl->poll_lock);
+}
+
+static __rte_always_inline unsigned int
+skl_list_of_caller(void)
+{
+	unsigned int lcore = rte_lcore_id();
+
+	return lcore < RTE_MAX_LCORE ? lcore : SKL_NON_EAL_LIST;
+}
+
+/*
+ * Arm nb timers; tmo_ticks != 0 gives them all that timeout, 0 means each
+ * its own. Stops at the budget (ENOSPC).
+ */
+static __rte_always_inline uint16_t
+skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
+	uint64_t tmo_ticks, uint16_t nb)
+{
+	struct skl_adapter *skl = skl_of(adapter);
+	const enum rte_timer_type type = skl->periodic ? PERIODICAL : SINGLE;
+	unsigned int lcore = skl_list_of_caller();
+	struct skl_timer *objs[SKL_ARM_CHUNK];
+	uint16_t budget, done = 0, chunk, i;
+
+	skl_poll_set_join(skl, lcore);
+	budget = skl_outstanding_reserve(skl, nb);
+	while (done < budget) {
+		chunk = RTE_MIN(budget - done, SKL_ARM_CHUNK);
+		/* The pool holds nb_timers plus every cache's worth. */
+		if (unlikely(rte_mempool_get_bulk(skl->pool, (void **)objs,
+						  chunk) != 0))
+			break;
+		for (i = 0; i < chunk; i++) {
+			struct rte_event_timer *evtim = evtims[done + i];
+			struct skl_timer *t = objs[i];
+			uint64_t ticks = tmo_ticks ? tmo_ticks :
+					 evtim->timeout_ticks;
+
+			evtim->impl_opaque[0] = (uintptr_t)t;
+			evtim->impl_opaque[1] = (uintptr_t)skl;
+			__atomic_store_n(&t->owner, (uintptr_t)evtim,
+					 __ATOMIC_RELAXED);
+			/* ARMED before the timer can fire and set NOT_ARMED. */
+			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
+					 __ATOMIC_RELEASE);
+			/* Cannot fail: a pool object is always stopped. */
+			RTE_VERIFY(rte_timer_alt_reset(skl->timer_data_id,
+					&t->tim, ticks * skl->tick_cycles, type,
+					lcore, NULL, skl) == 0);
+		}
+		done += chunk;
+	}
+	if (done < nb) {
+		skl_outstanding_release(skl, budget - done);
+		rte_errno = ENOSPC;
+	}
+	return done;
+}
+
+uint16_t
+skl_arm_burst(const struct swtim_adapter *adapter,
+	      struct rte_event_timer **evtims, uint16_t nb)
+{
+	return skl_arm(adapter, evtims, 0, nb);
+}
+
+uint16_t
+skl_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
+		       struct rte_event_timer **evtims,
+		       uint64_t timeout_ticks, uint16_t nb)
+{
+	return skl_arm(adapter, evtims, timeout_ticks, nb);
+}
+
+/* Wait until the service is done with a timer whose delivery we beat. */
+static void
+skl_timer_stop_wait(struct skl_adapter *skl, struct skl_timer *t)
+{
+	unsigned int spins = 0;
+
+	while (rte_timer_alt_stop(skl->timer_data_id, &t->tim) != 0) {
+		if (++spins % SKL_CANCEL_SPINS == 0)
+			sched_yield();
+		else
+			rte_pause();
+	}
+}
+
+uint16_t
+skl_cancel_burst(const struct swtim_adapter *adapter,
+		 struct rte_event_timer **evtims, uint16_t nb)
+{
+	struct skl_adapter *skl = skl_of(adapter);
+	uint16_t i;
+
+	for (i = 0; i < nb; i++) {
+		struct rte_event_timer *evtim = evtims[i];
+		struct skl_timer *t = (struct skl_timer *)evtim->impl_opaque[0];
+		uintptr_t expected = (uintptr_t)evtim;
+
+		if (unlikely(evtim->impl_opaque[1] != (uintptr_t)skl ||
+			     t == NULL)) {
+			rte_errno = EINVAL;
+			break;
+		}
+		if (unlikely(!__atomic_compare_exchange_n(&t->owner, &expected,
+				0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))) {
+			/* The service is delivering it, or already has. */
+			rte_errno = __atomic_load_n(&evtim->state,
+				__ATOMIC_ACQUIRE) == RTE_EVENT_TIMER_ARMED ?
+				EAGAIN : EINVAL;
+			break;
+		}
+		skl_timer_stop_wait(skl, t);
+		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
+				 __ATOMIC_RELEASE);
+		rte_mempool_put(skl->pool, t);
+		skl_outstanding_release(skl, 1);
+	}
+	return i;
+}
+
+int
+skl_remaining_ticks_get(const struct swtim_adapter *adapter,
+			const struct rte_event_timer *evtim,
+			uint64_t *ticks_remaining)
+{
+	struct skl_adapter *skl = skl_of(adapter);
+	const struct skl_timer *t =
+		(const struct skl_timer *)evtim->impl_opaque[0];
+	uint64_t expire, now;
+
+	if (evtim->impl_opaque[1] != (uintptr_t)skl || t == NULL ||
+	    (__atomic_load_n(&t->owner, __ATOMIC_ACQUIRE) & ~SKL_OWNER_BUSY) !=
+	    (uintptr_t)evtim)
+		return -EINVAL;
+	expire = t->tim.expire;
+	now = rte_get_timer_cycles();
+	*ticks_remaining = expire <= now ? 0 :
+		(expire - now + skl->tick_cycles - 1) / skl->tick_cycles;
+	return 0;
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+#ifndef SKL_PRIVATE_H
+#define SKL_PRIVATE_H
+
+/**
+ * @file
+ * The skiplist driver: producer lcores insert timers straight into their
+ * own lcore's librte_timer skiplist (one rte_timer_data instance per
+ * adapter); a service scans the lists that have ever held a timer once per
+ * adapter tick and enqueues the expiry events in bursts.
+ *
+ * Files: skl_ctrl.c (control path), skl_fastpath.c (arm, cancel,
+ * remaining ticks), skl_service.c (expiry, event buffer, service).
+ *
+ * Who owns a timer object (struct skl_timer) is decided by one word,
+ * skl_timer.owner, changed only by compare-and-swap:
+ *
+ *   evtim            armed, idle
+ *   evtim | BUSY     the service is turning it into an expiry event
+ *   0                free (never armed, expired, or cancelled)
+ *
+ * The service moves evtim -> evtim|BUSY before it delivers; cancel moves
+ * evtim -> 0 before it stops the rte_timer. Whoever wins decides whether
+ * the timer is delivered or cancelled, so it is never both. Cancel reads
+ * its object from the event timer, which may be stale if the object was
+ * recycled for another event timer meanwhile: the CAS then fails because
+ * owner names the other timer, and the stale object is left alone.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_eventdev.h>
+#include <rte_mempool.h>
+#include <rte_spinlock.h>
+#include <rte_timer.h>
+
+#include "swtim_driver.h"
+
+/*
+ * Largest number of expiry events handed to rte_event_enqueue_new_burst()
+ * at once (further capped by the port's enqueue depth). 32 matches the
+ * bursts event devices are tuned for; much larger only lengthens the time
+ * the service holds events back from the first queue.
+ */
+#define SKL_ENQ_BURST_MAX 32
+
+/*
+ * Per-lcore cache of the timer-object pool. Big enough that arming a
+ * burst of 32 rarely touches the shared ring; each cache can hold up to
+ * SKL_POOL_CACHE_HOLD objects, which the pool must have on top of
+ * nb_timers so that exactly nb_timers timers can always be armed.
+ */
+#define SKL_POOL_CACHE 32
+#define SKL_POOL_CACHE_HOLD (2 * SKL_POOL_CACHE)
+
+/*
+ * Timers armed from non-EAL threads (no lcore id) share the list of the
+ * highest lcore id; the list's lock makes that safe.
+ */
+#define SKL_NON_EAL_LIST (RTE_MAX_LCORE - 1)
+
+/* Events the buffer starts with; it doubles when a burst needs more. */
+#define SKL_EVBUF_MIN 1024
+
+/*
+ * How long a cancel spins on a timer that the service is running before
+ * it yields the CPU: on machines with more lcores than CPUs the service
+ * may need the canceller's CPU to finish.
+ */
+#define SKL_CANCEL_SPINS 1024
+
+/* Set in skl_timer.owner while the service delivers the timer. */
+#define SKL_OWNER_BUSY ((uintptr_t)1)
+
+/** A timer object from the pool: the rte_timer and who owns it. */
+struct skl_timer {
+	struct rte_timer tim;
+	/** Event timer it is armed for, see the file comment. */
+	uintptr_t owner;
+	/** Link in the service's list of objects to return to the pool. */
+	struct skl_timer *free_next;
+};
+
+/**
+ * Expiry events waiting for the event device, first in first out. Only the
+ * service touches it. Indices run freely and are masked on use.
+ */
+struct skl_evbuf {
+	struct rte_event *evs;
+	uint32_t mask;
+	uint32_t head;		/* next event to enqueue */
+	uint32_t tail;		/* next free slot */
+	uint32_t tried;		/* events before this were offered once */
+};
+
+/** Statistics, written by the service only. */
+struct skl_stats {
+	uint64_t evtim_exp_count;
+	uint64_t ev_enq_count;
+	uint64_t evtim_retry_count;
+	uint64_t adapter_tick_count;
+	uint64_t evtim_drop_count;
+};
+
+/** The driver's per-adapter data. */
+struct skl_adapter {
+	/* Read-mostly, used on every arm. */
+	uint32_t timer_data_id;
+	bool periodic;
+	uint64_t tick_cycles;
+	uint64_t nb_timers;
+	struct rte_mempool *pool;
+	uint8_t in_poll_set[RTE_MAX_LCORE];
+
+	/* Timers armed and not yet cancelled or handed to the device. */
+	uint64_t outstanding __rte_cache_aligned;
+
+	/* Lists the service scans: only those ever armed into. */
+	rte_spinlock_t poll_lock __rte_cache_aligned;
+	uint32_t n_poll_lcores;
+	unsigned int poll_lcores[RTE_MAX_LCORE];
+
+	/* Service side. */
+	uint32_t service_id __rte_cache_aligned;
+	uint8_t dev_id;
+	uint8_t port_id;
+	uint16_t enq_burst;
+	bool needs_maintenance;	/* device wants rte_event_maintain() */
+	bool running;		/* start/stop, read by the service */
+	uint32_t in_service;	/* service runs inside the adapter now */
+	uint64_t next_tick;
+	struct skl_evbuf evbuf;
+	struct skl_timer *free_list;
+	struct skl_stats stats;
+};
+
+/* skl_fastpath.c */
+uint16_t skl_arm_burst(const struct swtim_adapter *adapter,
+		       struct rte_event_timer **evtims, uint16_t nb);
+uint16_t skl_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
+				struct rte_event_timer **evtims,
+				uint64_t timeout_ticks, uint16_t nb);
+uint16_t skl_cancel_burst(const struct swtim_adapter *adapter,
+			  struct rte_event_timer **evtims, uint16_t nb);
+int skl_remaining_ticks_get(const struct swtim_adapter *adapter,
+			    const struct rte_event_timer *evtim,
+			    uint64_t *ticks_remaining);
+void skl_outstanding_release(struct skl_adapter *skl, uint64_t n);
+
+/* skl_service.c */
+int32_t skl_service_run(void *arg);
+int skl_evbuf_init(struct skl_evbuf *buf, uint64_t nb_timers, int socket);
+void skl_evbuf_free(struct skl_evbuf *buf);
+
+#endif /* SKL_PRIVATE_H */

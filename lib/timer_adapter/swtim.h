@@ -1,0 +1,381 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+#ifndef SWTIM_H
+#define SWTIM_H
+
+/**
+ * @file
+ * swtim: a software event timer adapter for DPDK.
+ *
+ * The API mirrors DPDK's rte_event_timer_adapter API one for one and uses
+ * DPDK's own types: struct rte_event_timer_adapter_conf, struct
+ * rte_event_timer_adapter_info, struct rte_event_timer_adapter_stats,
+ * struct rte_event_timer and enum rte_event_timer_state. An application
+ * moves over by renaming rte_event_timer_adapter_X() to swtim_adapter_X()
+ * and rte_event_timer_X() to swtim_X().
+ *
+ * Timers are kept by a driver chosen by name when the adapter is created
+ * (swtim_adapter_create_with_driver()); the default driver is
+ * SWTIM_DEFAULT_DRIVER. Expiry events are enqueued to the event device by
+ * a service (librte_service) that the application maps to one or more
+ * service lcores, or runs itself with rte_service_run_iter_on_app_lcore().
+ *
+ * Thread safety: the control path (create, start, stop, free, lookup,
+ * stats) may be called from any thread but not concurrently for the same
+ * adapter. The fast path (arm, cancel, remaining ticks) may be called
+ * concurrently from any EAL lcore and from non-EAL threads, and a timer
+ * may be cancelled from another thread than the one that armed it.
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_event_timer_adapter.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Number of adapters that may exist at once (ids 0 .. NUM_MAX - 1). */
+#define SWTIM_ADAPTER_NUM_MAX 32
+
+/** Name of the driver that swtim_adapter_create() uses. */
+#define SWTIM_DEFAULT_DRIVER "skiplist"
+
+/**
+ * An event timer adapter. Opaque: applications only pass it around.
+ */
+struct swtim_adapter;
+
+/**
+ * Create an event timer adapter with the default driver, adding one event
+ * port to the event device for it.
+ *
+ * The event device is stopped if it was started, reconfigured with one
+ * more port, the port is set up with the device's default port
+ * configuration, and the device is restarted if it was running. A port
+ * added this way is reused by a later create on the same device once the
+ * adapter that used it has been freed.
+ *
+ * @param conf
+ *   The adapter configuration. timer_tick_ns, max_tmo_ns and nb_timers
+ *   must be non-zero and max_tmo_ns >= timer_tick_ns.
+ * @return
+ *   The adapter, or NULL with rte_errno set:
+ *   - EINVAL: NULL conf, bad event device, id >= SWTIM_ADAPTER_NUM_MAX,
+ *     zero tick/nb_timers, max_tmo_ns < timer_tick_ns, bad flags;
+ *   - EEXIST: an adapter with this id exists;
+ *   - ERANGE: tick finer than the driver supports without
+ *     RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES;
+ *   - ENOMEM: out of memory;
+ *   - any error of the event device port setup.
+ *   A refused create leaves nothing behind.
+ */
+struct swtim_adapter *
+swtim_adapter_create(const struct rte_event_timer_adapter_conf *conf);
+
+/**
+ * Create an event timer adapter with the default driver and an event port
+ * supplied by the application's callback.
+ *
+ * @param conf
+ *   The adapter configuration, as for swtim_adapter_create().
+ * @param conf_cb
+ *   Called once to obtain the event port the adapter enqueues expiry
+ *   events on. Must not be NULL. A negative return -E fails the create
+ *   with rte_errno E.
+ * @param conf_arg
+ *   Passed to conf_cb unchanged.
+ * @return
+ *   The adapter, or NULL with rte_errno set as for swtim_adapter_create().
+ */
+struct swtim_adapter *
+swtim_adapter_create_ext(const struct rte_event_timer_adapter_conf *conf,
+			 rte_event_timer_adapter_port_conf_cb_t conf_cb,
+			 void *conf_arg);
+
+/**
+ * Create an event timer adapter with a named driver and driver options.
+ *
+ * @param conf
+ *   The adapter configuration, as for swtim_adapter_create().
+ * @param conf_cb
+ *   Port callback as for swtim_adapter_create_ext(), or NULL to add a port
+ *   to the event device as swtim_adapter_create() does.
+ * @param conf_arg
+ *   Passed to conf_cb unchanged.
+ * @param driver
+ *   Name of a registered driver, or NULL for SWTIM_DEFAULT_DRIVER.
+ * @param devargs
+ *   Driver options as "key=value,key=value" (rte_kvargs syntax), or NULL
+ *   or "" for none.
+ * @return
+ *   The adapter, or NULL with rte_errno set as for swtim_adapter_create();
+ *   an unknown driver, an option the driver does not know, or a bad option
+ *   value gives EINVAL and a log line naming it.
+ */
+struct swtim_adapter *
+swtim_adapter_create_with_driver(const struct rte_event_timer_adapter_conf *conf,
+				 rte_event_timer_adapter_port_conf_cb_t conf_cb,
+				 void *conf_arg, const char *driver,
+				 const char *devargs);
+
+/**
+ * Get the adapter's information.
+ *
+ * @param adapter
+ *   The adapter.
+ * @param[out] adapter_info
+ *   Filled with the resolution in force (min_resolution_ns), the maximum
+ *   timeout, the configuration (with the tick in force), the capabilities
+ *   and the event port used for expiry events.
+ * @return
+ *   0, or -EINVAL for a NULL/bad adapter or a NULL adapter_info.
+ */
+int
+swtim_adapter_get_info(const struct swtim_adapter *adapter,
+		       struct rte_event_timer_adapter_info *adapter_info);
+
+/**
+ * Start the adapter: its service begins to deliver expiry events.
+ *
+ * @param adapter
+ *   The adapter.
+ * @return
+ *   - 0: started;
+ *   - -EINVAL: NULL or bad adapter;
+ *   - -EALREADY: already started;
+ *   - -ENOENT: the adapter's service is mapped to no service lcore.
+ *   Unlike DPDK's software adapter, several mapped service lcores are
+ *   allowed.
+ */
+int
+swtim_adapter_start(const struct swtim_adapter *adapter);
+
+/**
+ * Stop the adapter.
+ *
+ * Returns once the service no longer runs the adapter. Armed timers stay
+ * armed; those that fall due while stopped are delivered after the next
+ * start. Expiries already taken from the timer lists are kept and
+ * delivered after the next start.
+ *
+ * @param adapter
+ *   The adapter.
+ * @return
+ *   0 (also when not started), or -EINVAL for a NULL/bad adapter.
+ */
+int
+swtim_adapter_stop(const struct swtim_adapter *adapter);
+
+/**
+ * Look up an adapter by id.
+ *
+ * @param adapter_id
+ *   The id given in the configuration at create.
+ * @return
+ *   The adapter, or NULL with rte_errno EINVAL (id out of range) or ENOENT
+ *   (no adapter with this id).
+ */
+struct swtim_adapter *
+swtim_adapter_lookup(uint16_t adapter_id);
+
+/**
+ * Free a stopped adapter and every outstanding timer's resources.
+ *
+ * Timers still armed are set to RTE_EVENT_TIMER_CANCELED; expiry events
+ * not yet accepted by the event device are discarded and counted in
+ * evtim_drop_count. A port that swtim_adapter_create() added becomes
+ * available to the next create on the same device.
+ *
+ * @param adapter
+ *   The adapter.
+ * @return
+ *   0, -EINVAL for a NULL/bad adapter, -EBUSY while started.
+ */
+int
+swtim_adapter_free(struct swtim_adapter *adapter);
+
+/**
+ * Get the id of the service that delivers the adapter's expiry events.
+ *
+ * @param adapter
+ *   The adapter.
+ * @param[out] service_id
+ *   The service id.
+ * @return
+ *   0, -EINVAL for a NULL/bad adapter or NULL service_id, -ESRCH for a
+ *   driver that needs no service.
+ */
+int
+swtim_adapter_service_id_get(struct swtim_adapter *adapter,
+			     uint32_t *service_id);
+
+/**
+ * Get the adapter's statistics.
+ *
+ * - evtim_exp_count: expiries taken from the timer lists;
+ * - ev_enq_count: expiry events accepted by the event device;
+ * - ev_inv_count: events the device rejected as invalid;
+ * - evtim_retry_count: expiry events that the device refused at their
+ *   first attempt and that were kept to be retried;
+ * - adapter_tick_count: adapter ticks the service has processed;
+ * - evtim_drop_count: expiry events discarded by swtim_adapter_free().
+ *
+ * @param adapter
+ *   The adapter.
+ * @param[out] stats
+ *   The statistics.
+ * @return
+ *   0, or -EINVAL for a NULL/bad adapter or NULL stats.
+ */
+int
+swtim_adapter_stats_get(struct swtim_adapter *adapter,
+			struct rte_event_timer_adapter_stats *stats);
+
+/**
+ * Reset the adapter's statistics to zero.
+ *
+ * @param adapter
+ *   The adapter.
+ * @return
+ *   0, or -EINVAL for a NULL/bad adapter.
+ */
+int
+swtim_adapter_stats_reset(struct swtim_adapter *adapter);
+
+/**
+ * Arm a burst of event timers, each with its own timeout_ticks.
+ *
+ * Timers are armed from the front of the array; arming stops at the first
+ * failure, with rte_errno set:
+ * - EALREADY: the timer is already ARMED;
+ * - EINVAL: NULL/bad adapter or timer; state neither NOT_ARMED nor
+ *   CANCELED; ev.sched_type differs from the destination queue's schedule
+ *   type (state set to RTE_EVENT_TIMER_ERROR); timeout_ticks of 0 (state
+ *   RTE_EVENT_TIMER_ERROR_TOOEARLY); timeout above max_tmo_ns (state
+ *   RTE_EVENT_TIMER_ERROR_TOOLATE);
+ * - ENOSPC: nb_timers timers are already armed.
+ * Armed timers are in state RTE_EVENT_TIMER_ARMED.
+ *
+ * Thread safety: MT safe, from EAL lcores and non-EAL threads.
+ *
+ * @param adapter
+ *   The adapter.
+ * @param evtims
+ *   The timers. Each must stay valid while it is armed.
+ * @param nb_evtims
+ *   Number of timers.
+ * @return
+ *   Number of timers armed.
+ */
+uint16_t
+swtim_arm_burst(const struct swtim_adapter *adapter,
+		struct rte_event_timer **evtims, uint16_t nb_evtims);
+
+/**
+ * Arm a burst of event timers, all with the same timeout.
+ *
+ * As swtim_arm_burst(), with timeout_ticks applied to every timer (and
+ * written to each timer's timeout_ticks field).
+ *
+ * @param adapter
+ *   The adapter.
+ * @param evtims
+ *   The timers.
+ * @param timeout_ticks
+ *   Timeout in adapter ticks, from now.
+ * @param nb_evtims
+ *   Number of timers.
+ * @return
+ *   Number of timers armed.
+ */
+uint16_t
+swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
+			 struct rte_event_timer **evtims,
+			 uint64_t timeout_ticks, uint16_t nb_evtims);
+
+/**
+ * Cancel a burst of armed event timers.
+ *
+ * Timers are cancelled from the front; cancelling stops at the first
+ * failure, with rte_errno set:
+ * - EALREADY: the timer is already CANCELED;
+ * - EINVAL: NULL/bad adapter or timer, or the timer is not ARMED (for
+ *   example it has expired);
+ * - EAGAIN: the timer is expiring at this very moment; a retry gives
+ *   EINVAL once its state has become NOT_ARMED.
+ * A cancelled timer is in state RTE_EVENT_TIMER_CANCELED and its expiry
+ * event is never delivered.
+ *
+ * Thread safety: MT safe; any thread may cancel any timer.
+ *
+ * @param adapter
+ *   The adapter.
+ * @param evtims
+ *   The timers.
+ * @param nb_evtims
+ *   Number of timers.
+ * @return
+ *   Number of timers cancelled.
+ */
+uint16_t
+swtim_cancel_burst(const struct swtim_adapter *adapter,
+		   struct rte_event_timer **evtims, uint16_t nb_evtims);
+
+/**
+ * Get the number of adapter ticks left before an armed timer expires.
+ *
+ * @param adapter
+ *   The adapter.
+ * @param evtim
+ *   An ARMED timer.
+ * @param[out] ticks_remaining
+ *   Ticks left, rounded up; 0 once the timer is due.
+ * @return
+ *   0, or -EINVAL for a NULL/bad argument or a timer that is not ARMED.
+ */
+int
+swtim_remaining_ticks_get(const struct swtim_adapter *adapter,
+			  const struct rte_event_timer *evtim,
+			  uint64_t *ticks_remaining);
+
+/**
+ * Single-timer convenience wrapper around swtim_arm_burst().
+ *
+ * @param adapter
+ *   The adapter.
+ * @param evtim
+ *   The timer.
+ * @return
+ *   1 if armed, 0 with rte_errno set otherwise.
+ */
+static inline uint16_t
+swtim_arm(const struct swtim_adapter *adapter, struct rte_event_timer *evtim)
+{
+	return swtim_arm_burst(adapter, &evtim, 1);
+}
+
+/**
+ * Single-timer convenience wrapper around swtim_cancel_burst().
+ *
+ * @param adapter
+ *   The adapter.
+ * @param evtim
+ *   The timer.
+ * @return
+ *   1 if cancelled, 0 with rte_errno set otherwise.
+ */
+static inline uint16_t
+swtim_cancel(const struct swtim_adapter *adapter, struct rte_event_timer *evtim)
+{
+	return swtim_cancel_burst(adapter, &evtim, 1);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SWTIM_H */

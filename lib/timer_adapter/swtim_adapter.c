@@ -1,0 +1,446 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * The generic adapter layer's control path: the adapter table, create and
+ * its argument checks, start/stop, free, lookup, info and stats. Every
+ * call here takes swtim_adapters_lock; the fast path (swtim_fastpath.c)
+ * never does.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_eventdev.h>
+#include <rte_kvargs.h>
+#include <rte_service.h>
+
+#include "swtim.h"
+#include "swtim_adapter_pvt.h"
+#include "swtim_log.h"
+
+struct swtim_adapter swtim_adapters[SWTIM_ADAPTER_NUM_MAX];
+
+/*
+ * Recursive because a port callback given to create may itself call into
+ * swtim (lookup, say) while create holds the lock.
+ */
+pthread_mutex_t swtim_adapters_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+#define SWTIM_KNOWN_FLAGS (RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES | \
+			   RTE_EVENT_TIMER_ADAPTER_F_SP_PUT | \
+			   RTE_EVENT_TIMER_ADAPTER_F_PERIODIC)
+
+static int
+swtim_conf_check(const struct rte_event_timer_adapter_conf *conf)
+{
+	struct rte_event_dev_info dev_info;
+
+	if (conf == NULL) {
+		SWTIM_LOG(ERR, "NULL configuration");
+		return -EINVAL;
+	}
+	if (conf->timer_adapter_id >= SWTIM_ADAPTER_NUM_MAX) {
+		SWTIM_LOG(ERR, "adapter id %u out of range (max %u)",
+			  conf->timer_adapter_id, SWTIM_ADAPTER_NUM_MAX - 1);
+		return -EINVAL;
+	}
+	if (rte_event_dev_info_get(conf->event_dev_id, &dev_info) != 0) {
+		SWTIM_LOG(ERR, "invalid event device %u", conf->event_dev_id);
+		return -EINVAL;
+	}
+	if (conf->timer_tick_ns == 0 || conf->nb_timers == 0) {
+		SWTIM_LOG(ERR, "timer_tick_ns and nb_timers must not be 0");
+		return -EINVAL;
+	}
+	if (conf->max_tmo_ns < conf->timer_tick_ns) {
+		SWTIM_LOG(ERR, "max_tmo_ns %" PRIu64 " below timer_tick_ns %"
+			  PRIu64, conf->max_tmo_ns, conf->timer_tick_ns);
+		return -EINVAL;
+	}
+	if (conf->flags & ~SWTIM_KNOWN_FLAGS) {
+		SWTIM_LOG(ERR, "unknown flags 0x%" PRIx64,
+			  (uint64_t)(conf->flags & ~SWTIM_KNOWN_FLAGS));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Parse devargs, naming the first key the driver does not know. */
+static int
+swtim_devargs_parse(const struct swtim_driver *drv, const char *devargs,
+		    struct rte_kvargs **kvlist)
+{
+	struct rte_kvargs *kv;
+	unsigned int i, k;
+
+	*kvlist = NULL;
+	if (devargs == NULL || devargs[0] == '\0')
+		return 0;
+	kv = rte_kvargs_parse(devargs, NULL);
+	if (kv == NULL) {
+		SWTIM_LOG(ERR, "cannot parse driver options \"%s\"", devargs);
+		return -EINVAL;
+	}
+	for (i = 0; i < kv->count; i++) {
+		bool known = false;
+
+		for (k = 0; drv->valid_args != NULL &&
+			    drv->valid_args[k] != NULL; k++)
+			if (strcmp(kv->pairs[i].key, drv->valid_args[k]) == 0)
+				known = true;
+		if (!known) {
+			SWTIM_LOG(ERR, "driver %s has no option \"%s\"",
+				  drv->name, kv->pairs[i].key);
+			rte_kvargs_free(kv);
+			return -EINVAL;
+		}
+	}
+	*kvlist = kv;
+	return 0;
+}
+
+/* Cache each queue's schedule type for the arm path's check. */
+static void
+swtim_adapter_sched_types_cache(struct swtim_adapter *adapter)
+{
+	uint8_t dev_id = adapter->params.conf.event_dev_id;
+	uint32_t nb_queues = 0, q, sched;
+
+	if (rte_event_dev_attr_get(dev_id, RTE_EVENT_DEV_ATTR_QUEUE_COUNT,
+				   &nb_queues) != 0)
+		nb_queues = 0;
+	adapter->nb_queues = RTE_MIN(nb_queues,
+				     (uint32_t)RTE_EVENT_MAX_QUEUES_PER_DEV);
+	for (q = 0; q < adapter->nb_queues; q++) {
+		/* An all-types queue answers -EOVERFLOW. */
+		if (rte_event_queue_attr_get(dev_id, q,
+				RTE_EVENT_QUEUE_ATTR_SCHEDULE_TYPE, &sched) == 0)
+			adapter->queue_sched_type[q] = sched;
+		else
+			adapter->queue_sched_type[q] = SWTIM_SCHED_TYPE_ANY;
+	}
+}
+
+/*
+ * Convert the tick to timer cycles, the unit librte_timer counts in,
+ * rounded up so that no timer is early.
+ */
+static uint64_t
+swtim_ns_to_cycles_ceil(uint64_t ns)
+{
+	unsigned __int128 c = (unsigned __int128)ns * rte_get_timer_hz();
+
+	return (uint64_t)((c + NS_PER_S - 1) / NS_PER_S);
+}
+
+static int
+swtim_tick_apply(const struct swtim_driver *drv,
+		 struct rte_event_timer_adapter_conf *conf)
+{
+	if (conf->timer_tick_ns >= drv->min_tick_ns)
+		return 0;
+	if (!(conf->flags & RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES)) {
+		SWTIM_LOG(ERR, "tick %" PRIu64 " ns finer than driver %s's %"
+			  PRIu64 " ns (see F_ADJUST_RES)", conf->timer_tick_ns,
+			  drv->name, drv->min_tick_ns);
+		return -ERANGE;
+	}
+	conf->timer_tick_ns = drv->min_tick_ns;
+	if (conf->max_tmo_ns < conf->timer_tick_ns) {
+		SWTIM_LOG(ERR, "max_tmo_ns below the adjusted tick");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+struct swtim_adapter *
+swtim_adapter_create_with_driver(const struct rte_event_timer_adapter_conf *conf,
+				 rte_event_timer_adapter_port_conf_cb_t conf_cb,
+				 void *conf_arg, const char *driver,
+				 const char *devargs)
+{
+	const struct swtim_driver *drv;
+	struct swtim_adapter *adapter;
+	struct rte_kvargs *kvlist = NULL;
+	struct rte_event_timer_adapter_conf c;
+	uint8_t port_id = 0;
+	int ret;
+
+	ret = swtim_conf_check(conf);
+	if (ret != 0)
+		goto fail;
+	c = *conf;
+
+	if (driver == NULL)
+		driver = SWTIM_DEFAULT_DRIVER;
+	drv = swtim_driver_find(driver);
+	if (drv == NULL) {
+		SWTIM_LOG(ERR, "no timer driver named \"%s\"", driver);
+		ret = -EINVAL;
+		goto fail;
+	}
+	if ((c.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC) &&
+	    !(drv->caps & RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC)) {
+		SWTIM_LOG(ERR, "driver %s has no periodic timers", drv->name);
+		ret = -ENOTSUP;
+		goto fail;
+	}
+	ret = swtim_tick_apply(drv, &c);
+	if (ret != 0)
+		goto fail;
+	ret = swtim_devargs_parse(drv, devargs, &kvlist);
+	if (ret != 0)
+		goto fail;
+
+	pthread_mutex_lock(&swtim_adapters_lock);
+	adapter = &swtim_adapters[c.timer_adapter_id];
+	if (adapter->magic == SWTIM_ADAPTER_MAGIC) {
+		SWTIM_LOG(ERR, "adapter %u exists", c.timer_adapter_id);
+		ret = -EEXIST;
+		goto unlock;
+	}
+
+	if (conf_cb != NULL) {
+		ret = conf_cb(c.timer_adapter_id, c.event_dev_id, &port_id,
+			      conf_arg);
+		if (ret < 0) {
+			SWTIM_LOG(ERR, "port callback failed: %d", ret);
+			goto unlock;
+		}
+	} else {
+		ret = swtim_port_acquire(c.event_dev_id, &port_id);
+		if (ret < 0)
+			goto unlock;
+	}
+
+	memset(adapter, 0, sizeof(*adapter));
+	adapter->id = c.timer_adapter_id;
+	adapter->port_from_table = conf_cb == NULL;
+	adapter->drv = drv;
+	adapter->ops = drv->ops;
+	adapter->params.conf = c;
+	adapter->params.event_port_id = port_id;
+	adapter->params.tick_cycles = swtim_ns_to_cycles_ceil(c.timer_tick_ns);
+	adapter->params.max_tmo_ticks = c.max_tmo_ns / c.timer_tick_ns;
+	swtim_adapter_sched_types_cache(adapter);
+
+	ret = drv->ops->init(adapter, kvlist);
+	if (ret != 0) {
+		SWTIM_LOG(ERR, "driver %s init failed: %s", drv->name,
+			  strerror(-ret));
+		if (adapter->port_from_table)
+			swtim_port_release(c.event_dev_id, port_id);
+		memset(adapter, 0, sizeof(*adapter));
+		goto unlock;
+	}
+	__atomic_store_n(&adapter->magic, SWTIM_ADAPTER_MAGIC,
+			 __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&swtim_adapters_lock);
+	rte_kvargs_free(kvlist);
+	SWTIM_LOG(DEBUG, "adapter %u created: driver %s, dev %u port %u, "
+		  "tick %" PRIu64 " ns", adapter->id, drv->name,
+		  c.event_dev_id, port_id, c.timer_tick_ns);
+	return adapter;
+
+unlock:
+	pthread_mutex_unlock(&swtim_adapters_lock);
+fail:
+	rte_kvargs_free(kvlist);
+	rte_errno = -ret;
+	return NULL;
+}
+
+struct swtim_adapter *
+swtim_adapter_create_ext(const struct rte_event_timer_adapter_conf *conf,
+			 rte_event_timer_adapter_port_conf_cb_t conf_cb,
+			 void *conf_arg)
+{
+	if (conf_cb == NULL) {
+		SWTIM_LOG(ERR, "NULL port callback");
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return swtim_adapter_create_with_driver(conf, conf_cb, conf_arg,
+						NULL, NULL);
+}
+
+struct swtim_adapter *
+swtim_adapter_create(const struct rte_event_timer_adapter_conf *conf)
+{
+	return swtim_adapter_create_with_driver(conf, NULL, NULL, NULL, NULL);
+}
+
+int
+swtim_adapter_get_info(const struct swtim_adapter *adapter,
+		       struct rte_event_timer_adapter_info *adapter_info)
+{
+	if (!swtim_adapter_is_valid(adapter) || adapter_info == NULL)
+		return -EINVAL;
+	memset(adapter_info, 0, sizeof(*adapter_info));
+	adapter_info->min_resolution_ns = adapter->params.conf.timer_tick_ns;
+	adapter_info->max_tmo_ns = adapter->params.conf.max_tmo_ns;
+	adapter_info->conf = adapter->params.conf;
+	adapter_info->caps = adapter->drv->caps;
+	adapter_info->event_dev_port_id = adapter->params.event_port_id;
+	return 0;
+}
+
+/* Number of running-or-not service lcores the service is mapped to. */
+static unsigned int
+swtim_service_mapped_lcores(uint32_t service_id)
+{
+	uint32_t lcores[RTE_MAX_LCORE];
+	int32_t n, i;
+	unsigned int mapped = 0;
+
+	n = rte_service_lcore_list(lcores, RTE_DIM(lcores));
+	for (i = 0; i < n; i++)
+		if (rte_service_map_lcore_get(service_id, lcores[i]) == 1)
+			mapped++;
+	return mapped;
+}
+
+int
+swtim_adapter_start(const struct swtim_adapter *cadapter)
+{
+	struct swtim_adapter *adapter = (struct swtim_adapter *)(uintptr_t)cadapter;
+	uint32_t service_id;
+	int ret;
+
+	if (!swtim_adapter_is_valid(adapter))
+		return -EINVAL;
+	pthread_mutex_lock(&swtim_adapters_lock);
+	if (adapter->started) {
+		ret = -EALREADY;
+		goto out;
+	}
+	if (adapter->ops->service_id_get != NULL &&
+	    adapter->ops->service_id_get(adapter, &service_id) == 0 &&
+	    swtim_service_mapped_lcores(service_id) == 0) {
+		SWTIM_LOG(ERR, "adapter %u: service %u is mapped to no "
+			  "service lcore", adapter->id, service_id);
+		ret = -ENOENT;
+		goto out;
+	}
+	swtim_adapter_sched_types_cache(adapter);
+	ret = adapter->ops->start(adapter);
+	if (ret == 0)
+		adapter->started = true;
+out:
+	pthread_mutex_unlock(&swtim_adapters_lock);
+	return ret;
+}
+
+int
+swtim_adapter_stop(const struct swtim_adapter *cadapter)
+{
+	struct swtim_adapter *adapter = (struct swtim_adapter *)(uintptr_t)cadapter;
+	int ret = 0;
+
+	if (!swtim_adapter_is_valid(adapter))
+		return -EINVAL;
+	pthread_mutex_lock(&swtim_adapters_lock);
+	if (adapter->started) {
+		ret = adapter->ops->stop(adapter);
+		if (ret == 0)
+			adapter->started = false;
+	}
+	pthread_mutex_unlock(&swtim_adapters_lock);
+	return ret;
+}
+
+struct swtim_adapter *
+swtim_adapter_lookup(uint16_t adapter_id)
+{
+	struct swtim_adapter *adapter;
+
+	if (adapter_id >= SWTIM_ADAPTER_NUM_MAX) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	adapter = &swtim_adapters[adapter_id];
+	if (!swtim_adapter_is_valid(adapter)) {
+		rte_errno = ENOENT;
+		return NULL;
+	}
+	return adapter;
+}
+
+int
+swtim_adapter_free(struct swtim_adapter *adapter)
+{
+	uint8_t dev_id, port_id;
+	bool port_from_table;
+
+	if (!swtim_adapter_is_valid(adapter))
+		return -EINVAL;
+	pthread_mutex_lock(&swtim_adapters_lock);
+	if (adapter->started) {
+		pthread_mutex_unlock(&swtim_adapters_lock);
+		return -EBUSY;
+	}
+	/* From here on the fast path refuses the adapter. */
+	__atomic_store_n(&adapter->magic, 0, __ATOMIC_RELEASE);
+	adapter->ops->uninit(adapter);
+	dev_id = adapter->params.conf.event_dev_id;
+	port_id = adapter->params.event_port_id;
+	port_from_table = adapter->port_from_table;
+	memset(adapter, 0, sizeof(*adapter));
+	if (port_from_table)
+		swtim_port_release(dev_id, port_id);
+	pthread_mutex_unlock(&swtim_adapters_lock);
+	return 0;
+}
+
+int
+swtim_adapter_service_id_get(struct swtim_adapter *adapter,
+			     uint32_t *service_id)
+{
+	if (!swtim_adapter_is_valid(adapter) || service_id == NULL)
+		return -EINVAL;
+	if (adapter->ops->service_id_get == NULL)
+		return -ESRCH;
+	return adapter->ops->service_id_get(adapter, service_id);
+}
+
+int
+swtim_adapter_stats_get(struct swtim_adapter *adapter,
+			struct rte_event_timer_adapter_stats *stats)
+{
+	if (!swtim_adapter_is_valid(adapter) || stats == NULL)
+		return -EINVAL;
+	memset(stats, 0, sizeof(*stats));
+	adapter->ops->stats_get(adapter, stats);
+	return 0;
+}
+
+int
+swtim_adapter_stats_reset(struct swtim_adapter *adapter)
+{
+	if (!swtim_adapter_is_valid(adapter))
+		return -EINVAL;
+	adapter->ops->stats_reset(adapter);
+	return 0;
+}
+
+const struct swtim_adapter_params *
+swtim_adapter_params(const struct swtim_adapter *adapter)
+{
+	return &adapter->params;
+}
+
+void *
+swtim_adapter_priv(const struct swtim_adapter *adapter)
+{
+	return adapter->priv;
+}
+
+void
+swtim_adapter_priv_set(struct swtim_adapter *adapter, void *priv)
+{
+	adapter->priv = priv;
+}

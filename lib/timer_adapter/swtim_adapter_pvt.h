@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+#ifndef SWTIM_ADAPTER_PVT_H
+#define SWTIM_ADAPTER_PVT_H
+
+/**
+ * @file
+ * The adapter object and the helpers shared by the generic layer's files.
+ * Not installed; drivers use swtim_driver.h instead.
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_eventdev.h>
+
+#include "swtim_driver.h"
+
+/*
+ * Set while an adapter slot holds a live adapter. The fast path checks it
+ * so that a stale or foreign pointer gives EINVAL instead of a crash in
+ * the driver; the value is arbitrary but unlikely in uninitialised memory.
+ */
+#define SWTIM_ADAPTER_MAGIC 0x5717a0a7u
+
+/** The adapter; one slot per id in a static table. */
+struct swtim_adapter {
+	/** SWTIM_ADAPTER_MAGIC while allocated, 0 otherwise. */
+	uint32_t magic;
+	/** Adapter id, the slot's index. */
+	uint16_t id;
+	/** Whether start succeeded and stop has not been called. */
+	bool started;
+	/** The port was added by create and goes back to the port table. */
+	bool port_from_table;
+	/** The driver. */
+	const struct swtim_driver *drv;
+	/** The driver's ops, copied for one less load on the fast path. */
+	const struct swtim_driver_ops *ops;
+	/** Driver private data. */
+	void *priv;
+	/** Fixed parameters handed to the driver. */
+	struct swtim_adapter_params params;
+	/** Number of queues of the event device when last cached. */
+	uint16_t nb_queues;
+	/**
+	 * Schedule type of each queue, cached at create and start so that
+	 * arming a timer never calls rte_event_queue_attr_get().
+	 */
+	uint8_t queue_sched_type[RTE_EVENT_MAX_QUEUES_PER_DEV];
+};
+
+/** Queue accepts every schedule type. */
+#define SWTIM_SCHED_TYPE_ANY 0xfe
+
+/** The adapter table and the lock that serialises the control path. */
+extern struct swtim_adapter swtim_adapters[SWTIM_ADAPTER_NUM_MAX];
+extern pthread_mutex_t swtim_adapters_lock;
+
+/** Whether a pointer is a live adapter of the table. */
+static inline bool
+swtim_adapter_is_valid(const struct swtim_adapter *adapter)
+{
+	return adapter != NULL &&
+		__atomic_load_n(&adapter->magic, __ATOMIC_ACQUIRE) ==
+		SWTIM_ADAPTER_MAGIC;
+}
+
+/**
+ * Take a port on the event device the way DPDK's default port callback
+ * does (reconfigure the device with one more port), reusing a port an
+ * earlier create added once its adapter is gone. Called with
+ * swtim_adapters_lock held. Returns 0 or -errno.
+ */
+int swtim_port_acquire(uint8_t dev_id, uint8_t *port_id);
+
+/** Give back a port taken with swtim_port_acquire(). */
+void swtim_port_release(uint8_t dev_id, uint8_t port_id);
+
+#endif /* SWTIM_ADAPTER_PVT_H */

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+#ifndef SWTIM_DRIVER_H
+#define SWTIM_DRIVER_H
+
+/**
+ * @file
+ * The interface between the generic adapter layer and a timer driver.
+ *
+ * Not for applications. A driver fills a struct swtim_driver and
+ * registers it from a constructor with SWTIM_DRIVER_REGISTER(), the way
+ * DPDK PMDs register themselves; swtim_adapter_create_with_driver() picks
+ * it by name.
+ *
+ * Division of work: the generic layer validates every argument the
+ * contract defines (adapter handle, timer state, timeout range, schedule
+ * type) before it calls the driver, so a driver's fast path only sees
+ * timers that are valid to arm or cancel. The driver owns its timers'
+ * storage, the nb_timers limit (ENOSPC), the cancel/expiry race (EAGAIN)
+ * and the delivery of expiry events.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_event_timer_adapter.h>
+#include <rte_kvargs.h>
+
+#include "swtim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * What the generic layer tells a driver about an adapter, fixed at create
+ * (port) or refreshed at start (schedule types).
+ */
+struct swtim_adapter_params {
+	/** Configuration with the tick in force. */
+	struct rte_event_timer_adapter_conf conf;
+	/** Event port for expiry events. */
+	uint8_t event_port_id;
+	/** Adapter tick in TSC cycles, rounded up so no timer is early. */
+	uint64_t tick_cycles;
+	/** Largest timeout in ticks (max_tmo_ns / timer_tick_ns). */
+	uint64_t max_tmo_ticks;
+};
+
+/** Driver ops. Every op is mandatory unless marked optional. */
+struct swtim_driver_ops {
+	/**
+	 * Set the adapter up. args holds only keys from valid_args. Store
+	 * private data with swtim_adapter_priv_set(). Return 0 or -errno.
+	 */
+	int (*init)(struct swtim_adapter *adapter,
+		    const struct rte_kvargs *args);
+	/**
+	 * Release everything init allocated and every outstanding timer
+	 * (setting armed timers to CANCELED). Called on a stopped adapter.
+	 */
+	void (*uninit)(struct swtim_adapter *adapter);
+	/** Let the service deliver expiries. Return 0 or -errno. */
+	int (*start)(struct swtim_adapter *adapter);
+	/** Stop delivering; return only once the service is out. */
+	int (*stop)(struct swtim_adapter *adapter);
+	/** Optional: the service id; NULL means the driver has none. */
+	int (*service_id_get)(const struct swtim_adapter *adapter,
+			      uint32_t *service_id);
+	/** Fill the stats. */
+	void (*stats_get)(const struct swtim_adapter *adapter,
+			  struct rte_event_timer_adapter_stats *stats);
+	/** Zero the stats. */
+	void (*stats_reset)(struct swtim_adapter *adapter);
+	/**
+	 * Arm nb timers, already validated, each with its timeout_ticks.
+	 * Return how many were armed from the front; on a short return set
+	 * rte_errno (ENOSPC).
+	 */
+	uint16_t (*arm_burst)(const struct swtim_adapter *adapter,
+			      struct rte_event_timer **evtims, uint16_t nb);
+	/** As arm_burst, all with timeout_ticks (already validated). */
+	uint16_t (*arm_tmo_tick_burst)(const struct swtim_adapter *adapter,
+				       struct rte_event_timer **evtims,
+				       uint64_t timeout_ticks, uint16_t nb);
+	/**
+	 * Cancel nb timers, each seen ARMED by the generic layer. Return how
+	 * many were cancelled from the front; on a short return set
+	 * rte_errno (EAGAIN, or EINVAL if it expired meanwhile).
+	 */
+	uint16_t (*cancel_burst)(const struct swtim_adapter *adapter,
+				 struct rte_event_timer **evtims, uint16_t nb);
+	/** Ticks left for an ARMED timer (rounded up, 0 once due). */
+	int (*remaining_ticks_get)(const struct swtim_adapter *adapter,
+				   const struct rte_event_timer *evtim,
+				   uint64_t *ticks_remaining);
+};
+
+/** A timer driver. */
+struct swtim_driver {
+	/** Link in the driver list; set by swtim_driver_register(). */
+	TAILQ_ENTRY(swtim_driver) next;
+	/** Name applications choose the driver by. */
+	const char *name;
+	/** NULL-terminated list of option keys the driver accepts. */
+	const char *const *valid_args;
+	/** Finest tick the driver supports, in ns. */
+	uint64_t min_tick_ns;
+	/** RTE_EVENT_TIMER_ADAPTER_CAP_* the driver offers. */
+	uint32_t caps;
+	/** The driver's ops. */
+	const struct swtim_driver_ops *ops;
+};
+
+/**
+ * Add a driver to the list create chooses from. Called from constructors.
+ *
+ * @param driver
+ *   The driver; must live as long as the process.
+ */
+void swtim_driver_register(struct swtim_driver *driver);
+
+/**
+ * Find a registered driver by name.
+ *
+ * @param name
+ *   The driver name.
+ * @return
+ *   The driver, or NULL.
+ */
+const struct swtim_driver *swtim_driver_find(const char *name);
+
+/** Register a driver from a constructor, as RTE_PMD_REGISTER_* does. */
+#define SWTIM_DRIVER_REGISTER(drv) \
+	RTE_INIT(swtim_driver_register_##drv) \
+	{ \
+		swtim_driver_register(&(drv)); \
+	}
+
+/**
+ * The adapter's fixed parameters.
+ *
+ * @param adapter
+ *   The adapter.
+ * @return
+ *   Its parameters; valid while the adapter exists.
+ */
+const struct swtim_adapter_params *
+swtim_adapter_params(const struct swtim_adapter *adapter);
+
+/**
+ * The driver's private data.
+ *
+ * @param adapter
+ *   The adapter.
+ * @return
+ *   What the driver stored with swtim_adapter_priv_set().
+ */
+void *swtim_adapter_priv(const struct swtim_adapter *adapter);
+
+/**
+ * Store the driver's private data.
+ *
+ * @param adapter
+ *   The adapter.
+ * @param priv
+ *   Driver data.
+ */
+void swtim_adapter_priv_set(struct swtim_adapter *adapter, void *priv);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SWTIM_DRIVER_H */

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * The generic layer's fast path: the argument checks of the contract,
+ * shared by every driver, in front of the driver's burst functions.
+ *
+ * A burst is checked up to its first invalid timer; the valid front goes to
+ * the driver in one call. The invalid timer's error state is written only
+ * when the driver armed the whole front, so that a timer the burst never
+ * reached (the driver stopped earlier, say on ENOSPC) is left untouched.
+ */
+
+#include <errno.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_errno.h>
+
+#include "swtim.h"
+#include "swtim_adapter_pvt.h"
+
+/* Why a timer cannot be armed: the errno and the state to leave it in. */
+struct swtim_arm_error {
+	int err;
+	/* 0 (RTE_EVENT_TIMER_NOT_ARMED) means "leave the state alone". */
+	enum rte_event_timer_state state;
+};
+
+static __rte_always_inline enum rte_event_timer_state
+swtim_evtim_state(const struct rte_event_timer *evtim)
+{
+	return __atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE);
+}
+
+/* Return 0 if evtim may be armed with timeout_ticks, else fill *e. */
+static __rte_always_inline int
+swtim_arm_check(const struct swtim_adapter *adapter,
+		const struct rte_event_timer *evtim, uint64_t timeout_ticks,
+		struct swtim_arm_error *e)
+{
+	enum rte_event_timer_state state;
+	uint8_t queue_type;
+
+	e->state = RTE_EVENT_TIMER_NOT_ARMED;
+	if (unlikely(evtim == NULL)) {
+		e->err = EINVAL;
+		return -1;
+	}
+	state = swtim_evtim_state(evtim);
+	if (unlikely(state != RTE_EVENT_TIMER_NOT_ARMED &&
+		     state != RTE_EVENT_TIMER_CANCELED)) {
+		e->err = state == RTE_EVENT_TIMER_ARMED ? EALREADY : EINVAL;
+		return -1;
+	}
+	if (unlikely(evtim->ev.queue_id >= adapter->nb_queues)) {
+		e->err = EINVAL;
+		e->state = RTE_EVENT_TIMER_ERROR;
+		return -1;
+	}
+	queue_type = adapter->queue_sched_type[evtim->ev.queue_id];
+	if (unlikely(queue_type != SWTIM_SCHED_TYPE_ANY &&
+		     queue_type != evtim->ev.sched_type)) {
+		e->err = EINVAL;
+		e->state = RTE_EVENT_TIMER_ERROR;
+		return -1;
+	}
+	if (unlikely(timeout_ticks == 0)) {
+		e->err = EINVAL;
+		e->state = RTE_EVENT_TIMER_ERROR_TOOEARLY;
+		return -1;
+	}
+	if (unlikely(timeout_ticks > adapter->params.max_tmo_ticks)) {
+		e->err = EINVAL;
+		e->state = RTE_EVENT_TIMER_ERROR_TOOLATE;
+		return -1;
+	}
+	return 0;
+}
+
+/* Finish a burst whose front of n timers went to the driver. */
+static inline uint16_t
+swtim_arm_finish(struct rte_event_timer **evtims, uint16_t n, uint16_t armed,
+		 uint16_t nb, const struct swtim_arm_error *e)
+{
+	if (armed == n && n < nb) {
+		if (e->state != RTE_EVENT_TIMER_NOT_ARMED)
+			__atomic_store_n(&evtims[n]->state, e->state,
+					 __ATOMIC_RELEASE);
+		rte_errno = e->err;
+	}
+	return armed;
+}
+
+uint16_t
+swtim_arm_burst(const struct swtim_adapter *adapter,
+		struct rte_event_timer **evtims, uint16_t nb_evtims)
+{
+	struct swtim_arm_error e = { 0 };
+	uint16_t n, armed = 0;
+
+	if (unlikely(!swtim_adapter_is_valid(adapter) ||
+		     (evtims == NULL && nb_evtims != 0))) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+	for (n = 0; n < nb_evtims; n++)
+		if (swtim_arm_check(adapter, evtims[n],
+				    evtims[n] != NULL ?
+				    evtims[n]->timeout_ticks : 0, &e) != 0)
+			break;
+	if (n > 0)
+		armed = adapter->ops->arm_burst(adapter, evtims, n);
+	return swtim_arm_finish(evtims, n, armed, nb_evtims, &e);
+}
+
+uint16_t
+swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
+			 struct rte_event_timer **evtims,
+			 uint64_t timeout_ticks, uint16_t nb_evtims)
+{
+	struct swtim_arm_error e = { 0 };
+	uint16_t n, armed = 0;
+
+	if (unlikely(!swtim_adapter_is_valid(adapter) ||
+		     (evtims == NULL && nb_evtims != 0))) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+	for (n = 0; n < nb_evtims; n++) {
+		if (swtim_arm_check(adapter, evtims[n], timeout_ticks,
+				    &e) != 0)
+			break;
+		evtims[n]->timeout_ticks = timeout_ticks;
+	}
+	if (n > 0)
+		armed = adapter->ops->arm_tmo_tick_burst(adapter, evtims,
+							 timeout_ticks, n);
+	return swtim_arm_finish(evtims, n, armed, nb_evtims, &e);
+}
+
+/* Return 0 if evtim may be cancelled, else the errno. */
+static __rte_always_inline int
+swtim_cancel_check(const struct rte_event_timer *evtim)
+{
+	enum rte_event_timer_state state;
+
+	if (unlikely(evtim == NULL))
+		return EINVAL;
+	state = swtim_evtim_state(evtim);
+	if (likely(state == RTE_EVENT_TIMER_ARMED))
+		return 0;
+	return state == RTE_EVENT_TIMER_CANCELED ? EALREADY : EINVAL;
+}
+
+uint16_t
+swtim_cancel_burst(const struct swtim_adapter *adapter,
+		   struct rte_event_timer **evtims, uint16_t nb_evtims)
+{
+	uint16_t n, cancelled = 0;
+	int err = 0;
+
+	if (unlikely(!swtim_adapter_is_valid(adapter) ||
+		     (evtims == NULL && nb_evtims != 0))) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+	for (n = 0; n < nb_evtims; n++) {
+		err = swtim_cancel_check(evtims[n]);
+		if (err != 0)
+			break;
+	}
+	if (n > 0)
+		cancelled = adapter->ops->cancel_burst(adapter, evtims, n);
+	if (cancelled == n && n < nb_evtims)
+		rte_errno = err;
+	return cancelled;
+}
+
+int
+swtim_remaining_ticks_get(const struct swtim_adapter *adapter,
+			  const struct rte_event_timer *evtim,
+			  uint64_t *ticks_remaining)
+{
+	if (!swtim_adapter_is_valid(adapter) || evtim == NULL ||
+	    ticks_remaining == NULL)
+		return -EINVAL;
+	if (swtim_evtim_state(evtim) != RTE_EVENT_TIMER_ARMED)
+		return -EINVAL;
+	return adapter->ops->remaining_ticks_get(adapter, evtim,
+						 ticks_remaining);
+}

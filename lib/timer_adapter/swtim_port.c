@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * Event ports that swtim_adapter_create() adds to an event device.
+ *
+ * Like DPDK's default port callback, create stops the device, configures
+ * it again with one more port, sets that port up and restarts the device.
+ * Unlike it, a port added this way is remembered and handed to the next
+ * create on the same device once its adapter is freed, so that create/free
+ * cycles do not use up the device's ports.
+ *
+ * DPDK 22.11 does not let a library read back the device configuration
+ * the application chose, so the new configuration is rebuilt from what the
+ * public API does tell: the queue and port counts, the existing ports'
+ * depths, the single-link queues and the dequeue timeout. The event limit
+ * (nb_events_limit) cannot be read back and is set to the device's
+ * maximum; an application that needs its own limit kept passes its own
+ * port with swtim_adapter_create_ext().
+ *
+ * The table is only touched with swtim_adapters_lock held.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_eventdev.h>
+
+#include "swtim_adapter_pvt.h"
+#include "swtim_log.h"
+
+enum swtim_port_state {
+	SWTIM_PORT_NONE = 0,	/* not added by swtim */
+	SWTIM_PORT_FREE,	/* added by swtim, no adapter uses it */
+	SWTIM_PORT_IN_USE,	/* added by swtim, an adapter uses it */
+};
+
+static uint8_t swtim_port_table[RTE_EVENT_MAX_DEVS][RTE_EVENT_MAX_PORTS_PER_DEV];
+
+static uint32_t
+swtim_dev_attr(uint8_t dev_id, uint32_t attr)
+{
+	uint32_t v = 0;
+
+	if (rte_event_dev_attr_get(dev_id, attr, &v) != 0)
+		v = 0;
+	return v;
+}
+
+/* Rebuild a configuration of the device with one port more. */
+static int
+swtim_dev_conf_grown(uint8_t dev_id, struct rte_event_dev_config *conf)
+{
+	struct rte_event_dev_info info;
+	uint32_t nb_ports, nb_queues, q, cfg, depth;
+
+	if (rte_event_dev_info_get(dev_id, &info) != 0)
+		return -EINVAL;
+	nb_ports = swtim_dev_attr(dev_id, RTE_EVENT_DEV_ATTR_PORT_COUNT);
+	nb_queues = swtim_dev_attr(dev_id, RTE_EVENT_DEV_ATTR_QUEUE_COUNT);
+	if (nb_ports + 1 > info.max_event_ports) {
+		SWTIM_LOG(ERR, "event device %u has no port left (max %u)",
+			  dev_id, info.max_event_ports);
+		return -EINVAL;
+	}
+
+	memset(conf, 0, sizeof(*conf));
+	conf->dequeue_timeout_ns = info.dequeue_timeout_ns;
+	conf->nb_events_limit = info.max_num_events;
+	conf->nb_event_queues = nb_queues;
+	conf->nb_event_ports = nb_ports + 1;
+	conf->nb_event_queue_flows = info.max_event_queue_flows;
+	conf->nb_event_port_dequeue_depth = info.max_event_port_dequeue_depth;
+	conf->nb_event_port_enqueue_depth = info.max_event_port_enqueue_depth;
+	if (nb_ports > 0) {
+		/* Keep the depths the application gave its ports. */
+		if (rte_event_port_attr_get(dev_id, 0,
+				RTE_EVENT_PORT_ATTR_DEQ_DEPTH, &depth) == 0)
+			conf->nb_event_port_dequeue_depth = depth;
+		if (rte_event_port_attr_get(dev_id, 0,
+				RTE_EVENT_PORT_ATTR_ENQ_DEPTH, &depth) == 0)
+			conf->nb_event_port_enqueue_depth = depth;
+	}
+	for (q = 0; q < nb_queues; q++)
+		if (rte_event_queue_attr_get(dev_id, q,
+				RTE_EVENT_QUEUE_ATTR_EVENT_QUEUE_CFG, &cfg) == 0 &&
+		    (cfg & RTE_EVENT_QUEUE_CFG_SINGLE_LINK))
+			conf->nb_single_link_event_port_queues++;
+	return 0;
+}
+
+/* Add one port to the device, restarting it if it ran. */
+static int
+swtim_port_add(uint8_t dev_id, uint8_t *port_id)
+{
+	struct rte_event_dev_config conf;
+	struct rte_event_port_conf port_conf;
+	uint32_t started;
+	uint8_t port;
+	int ret;
+
+	ret = swtim_dev_conf_grown(dev_id, &conf);
+	if (ret != 0)
+		return ret;
+	port = conf.nb_event_ports - 1;
+	started = swtim_dev_attr(dev_id, RTE_EVENT_DEV_ATTR_STARTED);
+	if (started)
+		rte_event_dev_stop(dev_id);
+
+	ret = rte_event_dev_configure(dev_id, &conf);
+	if (ret < 0) {
+		SWTIM_LOG(ERR, "reconfiguring event device %u failed: %d",
+			  dev_id, ret);
+		goto restart;
+	}
+	ret = rte_event_port_default_conf_get(dev_id, port, &port_conf);
+	if (ret == 0)
+		ret = rte_event_port_setup(dev_id, port, &port_conf);
+	if (ret < 0) {
+		SWTIM_LOG(ERR, "setting up port %u of event device %u failed: "
+			  "%d", port, dev_id, ret);
+		goto restart;
+	}
+	*port_id = port;
+	SWTIM_LOG(DEBUG, "added port %u to event device %u", port, dev_id);
+restart:
+	if (started && rte_event_dev_start(dev_id) < 0) {
+		SWTIM_LOG(ERR, "restarting event device %u failed", dev_id);
+		if (ret == 0)
+			ret = -EIO;
+	}
+	return ret;
+}
+
+int
+swtim_port_acquire(uint8_t dev_id, uint8_t *port_id)
+{
+	uint32_t nb_ports = swtim_dev_attr(dev_id, RTE_EVENT_DEV_ATTR_PORT_COUNT);
+	uint32_t p;
+	int ret;
+
+	if (dev_id >= RTE_EVENT_MAX_DEVS)
+		return -EINVAL;
+	for (p = 0; p < nb_ports && p < RTE_EVENT_MAX_PORTS_PER_DEV; p++)
+		if (swtim_port_table[dev_id][p] == SWTIM_PORT_FREE) {
+			swtim_port_table[dev_id][p] = SWTIM_PORT_IN_USE;
+			*port_id = p;
+			return 0;
+		}
+	ret = swtim_port_add(dev_id, port_id);
+	if (ret == 0)
+		swtim_port_table[dev_id][*port_id] = SWTIM_PORT_IN_USE;
+	return ret;
+}
+
+void
+swtim_port_release(uint8_t dev_id, uint8_t port_id)
+{
+	if (dev_id < RTE_EVENT_MAX_DEVS &&
+	    swtim_port_table[dev_id][port_id] == SWTIM_PORT_IN_USE)
+		swtim_port_table[dev_id][port_id] = SWTIM_PORT_FREE;
+}
