@@ -55,25 +55,6 @@ skl_outstanding_release(struct skl_adapter *skl, uint64_t n)
 	__atomic_fetch_sub(&skl->outstanding, n, __ATOMIC_RELEASE);
 }
 
-/* Make the service scan this lcore's list from now on. */
-static __rte_always_inline void
-skl_poll_set_join(struct skl_adapter *skl, unsigned int lcore)
-{
-	uint32_t n;
-
-	if (likely(__atomic_load_n(&skl->in_poll_set[lcore], __ATOMIC_ACQUIRE)))
-		return;
-	rte_spinlock_lock(&skl->poll_lock);
-	if (!skl->in_poll_set[lcore]) {
-		n = skl->n_poll_lcores;
-		skl->poll_lcores[n] = lcore;
-		/* The service reads the count with acquire, then the ids. */
-		__atomic_store_n(&skl->n_poll_lcores, n + 1, __ATOMIC_RELEASE);
-		__atomic_store_n(&skl->in_poll_set[lcore], 1, __ATOMIC_RELEASE);
-	}
-	rte_spinlock_unlock(&skl->poll_lock);
-}
-
 static __rte_always_inline unsigned int
 skl_list_of_caller(void)
 {

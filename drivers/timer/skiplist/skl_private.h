@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_eventdev.h>
 #include <rte_mempool.h>
@@ -138,6 +139,25 @@ struct skl_adapter {
 	struct skl_timer *free_list;
 	struct skl_stats stats;
 };
+
+/* Make the service scan this lcore's list from now on. */
+static __rte_always_inline void
+skl_poll_set_join(struct skl_adapter *skl, unsigned int lcore)
+{
+	uint32_t n;
+
+	if (likely(__atomic_load_n(&skl->in_poll_set[lcore], __ATOMIC_ACQUIRE)))
+		return;
+	rte_spinlock_lock(&skl->poll_lock);
+	if (!skl->in_poll_set[lcore]) {
+		n = skl->n_poll_lcores;
+		skl->poll_lcores[n] = lcore;
+		/* The service reads the count with acquire, then the ids. */
+		__atomic_store_n(&skl->n_poll_lcores, n + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&skl->in_poll_set[lcore], 1, __ATOMIC_RELEASE);
+	}
+	rte_spinlock_unlock(&skl->poll_lock);
+}
 
 /* skl_fastpath.c */
 uint16_t skl_arm_burst(const struct swtim_adapter *adapter,

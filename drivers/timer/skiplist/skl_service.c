@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include "skl_private.h"
@@ -187,6 +188,18 @@ skl_service_run(void *arg)
 	__atomic_fetch_add(&skl->in_service, 1, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&skl->running, __ATOMIC_SEQ_CST))
 		goto out;
+
+	if (unlikely(rte_lcore_id() >= RTE_MAX_LCORE)) {
+		/* librte_timer indexes its per-lcore state by our lcore id. */
+		SWTIM_LOG(ERR, "the service must run on an EAL lcore");
+		goto out;
+	}
+	/*
+	 * librte_timer puts a periodic timer back on the list of the lcore
+	 * that ran it, so the service's own list must be scanned too.
+	 */
+	if (skl->periodic)
+		skl_poll_set_join(skl, rte_lcore_id());
 
 	now = rte_get_timer_cycles();
 	if (now >= skl->next_tick) {
