@@ -79,32 +79,6 @@ skl_service_register(struct skl_adapter *skl, uint16_t adapter_id, int socket)
 	return ret;
 }
 
-static uint16_t
-skl_enq_burst(uint8_t dev_id, uint8_t port_id)
-{
-	uint32_t depth = SKL_ENQ_BURST_MAX;
-
-	if (rte_event_port_attr_get(dev_id, port_id,
-				    RTE_EVENT_PORT_ATTR_ENQ_DEPTH, &depth) != 0 ||
-	    depth == 0)
-		depth = 1;
-	return RTE_MIN(depth, (uint32_t)SKL_ENQ_BURST_MAX);
-}
-
-/*
- * Devices without RTE_EVENT_DEV_CAP_MAINTENANCE_FREE (event_dsw, say) hold
- * enqueued events in per-port buffers until the port is used again; a
- * port that only enqueues now and then must be maintained.
- */
-static bool
-skl_needs_maintenance(uint8_t dev_id)
-{
-	struct rte_event_dev_info info;
-
-	return rte_event_dev_info_get(dev_id, &info) != 0 ||
-		!(info.event_dev_cap & RTE_EVENT_DEV_CAP_MAINTENANCE_FREE);
-}
-
 static void skl_uninit(struct swtim_adapter *adapter);
 
 static int
@@ -127,10 +101,6 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	skl->periodic = !!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
 	skl->tick_cycles = p->tick_cycles;
 	skl->nb_timers = p->conf.nb_timers;
-	skl->dev_id = p->conf.event_dev_id;
-	skl->port_id = p->event_port_id;
-	skl->enq_burst = skl_enq_burst(skl->dev_id, skl->port_id);
-	skl->needs_maintenance = skl_needs_maintenance(skl->dev_id);
 	rte_spinlock_init(&skl->poll_lock);
 
 	ret = rte_timer_subsystem_init();
@@ -148,7 +118,10 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 			      socket);
 	if (ret != 0)
 		goto fail;
-	ret = skl_evbuf_init(&skl->evbuf, skl->nb_timers, socket);
+	/* One-shot events count against nb_timers until enqueued, so a
+	 * buffer of nb_timers never has to grow for them. */
+	ret = swtim_evbuf_init(&skl->evbuf, skl->nb_timers,
+			       p->conf.event_dev_id, p->event_port_id, socket);
 	if (ret != 0)
 		goto fail;
 	ret = skl_service_register(skl, p->conf.timer_adapter_id, socket);
@@ -197,10 +170,10 @@ skl_uninit(struct swtim_adapter *adapter)
 					   skl_timer_reclaim, skl);
 		rte_timer_data_dealloc(skl->timer_data_id);
 	}
-	if (skl->evbuf.tail != skl->evbuf.head)
+	if (swtim_evbuf_count(&skl->evbuf) != 0)
 		SWTIM_LOG(NOTICE, "dropping %u expiry events not yet enqueued",
-			  skl->evbuf.tail - skl->evbuf.head);
-	skl_evbuf_free(&skl->evbuf);
+			  swtim_evbuf_count(&skl->evbuf));
+	swtim_evbuf_free(&skl->evbuf);
 	rte_mempool_free(skl->pool);
 	rte_free(skl);
 	swtim_adapter_priv_set(adapter, NULL);

@@ -41,14 +41,7 @@
 #include <rte_timer.h>
 
 #include "swtim_driver.h"
-
-/*
- * Largest number of expiry events handed to rte_event_enqueue_new_burst()
- * at once (further capped by the port's enqueue depth). 32 matches the
- * bursts event devices are tuned for; much larger only lengthens the time
- * the service holds events back from the first queue.
- */
-#define SKL_ENQ_BURST_MAX 32
+#include "swtim_evbuf.h"
 
 /*
  * Per-lcore cache of the timer-object pool. Big enough that arming a
@@ -65,8 +58,11 @@
  */
 #define SKL_NON_EAL_LIST (RTE_MAX_LCORE - 1)
 
-/* Events the buffer starts with; it doubles when a burst needs more. */
-#define SKL_EVBUF_MIN 1024
+/*
+ * Objects returned to the pool per rte_mempool_put_bulk() after a scan:
+ * one mempool call per cache's worth.
+ */
+#define SKL_FREE_BULK SKL_POOL_CACHE
 
 /*
  * How long a cancel spins on a timer that the service is running before
@@ -85,18 +81,6 @@ struct skl_timer {
 	uintptr_t owner;
 	/** Link in the service's list of objects to return to the pool. */
 	struct skl_timer *free_next;
-};
-
-/**
- * Expiry events waiting for the event device, first in first out. Only the
- * service touches it. Indices run freely and are masked on use.
- */
-struct skl_evbuf {
-	struct rte_event *evs;
-	uint32_t mask;
-	uint32_t head;		/* next event to enqueue */
-	uint32_t tail;		/* next free slot */
-	uint32_t tried;		/* events before this were offered once */
 };
 
 /** Statistics, written by the service only. */
@@ -128,14 +112,10 @@ struct skl_adapter {
 
 	/* Service side. */
 	uint32_t service_id __rte_cache_aligned;
-	uint8_t dev_id;
-	uint8_t port_id;
-	uint16_t enq_burst;
-	bool needs_maintenance;	/* device wants rte_event_maintain() */
 	bool running;		/* start/stop, read by the service */
 	uint32_t in_service;	/* service runs inside the adapter now */
 	uint64_t next_tick;
-	struct skl_evbuf evbuf;
+	struct swtim_evbuf evbuf;
 	struct skl_timer *free_list;
 	struct skl_stats stats;
 };
@@ -174,7 +154,5 @@ void skl_outstanding_release(struct skl_adapter *skl, uint64_t n);
 
 /* skl_service.c */
 int32_t skl_service_run(void *arg);
-int skl_evbuf_init(struct skl_evbuf *buf, uint64_t nb_timers, int socket);
-void skl_evbuf_free(struct skl_evbuf *buf);
 
 #endif /* SKL_PRIVATE_H */

@@ -14,67 +14,12 @@
  */
 
 #include <errno.h>
-#include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
-#include <rte_malloc.h>
 
 #include "skl_private.h"
 #include "swtim_log.h"
-
-int
-skl_evbuf_init(struct skl_evbuf *buf, uint64_t nb_timers, int socket)
-{
-	uint64_t size = rte_align64pow2(RTE_MAX(nb_timers,
-						(uint64_t)SKL_EVBUF_MIN));
-
-	/* One-shot events count against nb_timers until enqueued, so a
-	 * buffer of nb_timers never has to grow for them. */
-	if (size > UINT32_MAX / 2)
-		size = (UINT32_MAX / 2) + 1;
-	memset(buf, 0, sizeof(*buf));
-	buf->evs = rte_malloc_socket("skl_evbuf", size * sizeof(buf->evs[0]),
-				     RTE_CACHE_LINE_SIZE, socket);
-	if (buf->evs == NULL)
-		return -ENOMEM;
-	buf->mask = size - 1;
-	return 0;
-}
-
-void
-skl_evbuf_free(struct skl_evbuf *buf)
-{
-	rte_free(buf->evs);
-	buf->evs = NULL;
-}
-
-/*
- * Double the buffer, keeping the events in order. Only periodic timers
- * can need it: their events do not count against nb_timers.
- */
-static int
-skl_evbuf_grow(struct skl_evbuf *buf)
-{
-	uint32_t size = buf->mask + 1, n = buf->tail - buf->head, i;
-	struct rte_event *evs;
-
-	if (size > UINT32_MAX / 2)
-		return -ENOSPC;
-	evs = rte_malloc("skl_evbuf", 2 * (size_t)size * sizeof(evs[0]),
-			 RTE_CACHE_LINE_SIZE);
-	if (evs == NULL)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		evs[i] = buf->evs[(buf->head + i) & buf->mask];
-	rte_free(buf->evs);
-	buf->evs = evs;
-	buf->tried = buf->tried - buf->head;
-	buf->head = 0;
-	buf->tail = n;
-	buf->mask = 2 * size - 1;
-	return 0;
-}
 
 /* Called by rte_timer_alt_manage() for each expired timer. */
 static void
@@ -82,7 +27,6 @@ skl_timer_expired(struct rte_timer *tim)
 {
 	struct skl_timer *t = container_of(tim, struct skl_timer, tim);
 	struct skl_adapter *skl = tim->arg;
-	struct skl_evbuf *buf = &skl->evbuf;
 	uintptr_t owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
 	struct rte_event_timer *evtim = (struct rte_event_timer *)owner;
 	struct rte_event *ev;
@@ -99,15 +43,14 @@ skl_timer_expired(struct rte_timer *tim)
 		return;
 	}
 
-	if (unlikely(buf->tail - buf->head > buf->mask) &&
-	    skl_evbuf_grow(buf) != 0) {
+	ev = swtim_evbuf_slot(&skl->evbuf);
+	if (unlikely(ev == NULL)) {
 		/* Only periodic timers get here; skip this period. */
 		SWTIM_LOG(ERR, "no memory to keep an expiry event");
 		skl->stats.evtim_drop_count++;
 		__atomic_store_n(&t->owner, owner, __ATOMIC_RELEASE);
 		return;
 	}
-	ev = &buf->evs[buf->tail++ & buf->mask];
 	*ev = evtim->ev;
 	ev->event_type = RTE_EVENT_TYPE_TIMER;
 	ev->op = RTE_EVENT_OP_NEW;
@@ -131,7 +74,7 @@ skl_timer_expired(struct rte_timer *tim)
 static void
 skl_free_list_drain(struct skl_adapter *skl)
 {
-	void *objs[SKL_ENQ_BURST_MAX];
+	void *objs[SKL_FREE_BULK];
 	unsigned int n = 0;
 	struct skl_timer *t = skl->free_list;
 
@@ -146,33 +89,17 @@ skl_free_list_drain(struct skl_adapter *skl)
 	skl->free_list = NULL;
 }
 
-/*
- * Offer buffered events to the device until it refuses some. rte_errno is
- * not looked at after a short enqueue: some devices leave it stale.
- */
+/* Offer the buffered events to the device. */
 static void
 skl_evbuf_flush(struct skl_adapter *skl)
 {
-	struct skl_evbuf *buf = &skl->evbuf;
-	uint32_t n, first, accepted, start;
+	uint32_t accepted = swtim_evbuf_flush(&skl->evbuf,
+					      &skl->stats.evtim_retry_count);
 
-	while (buf->head != buf->tail) {
-		first = buf->head & buf->mask;
-		n = RTE_MIN(buf->tail - buf->head, (uint32_t)skl->enq_burst);
-		n = RTE_MIN(n, buf->mask + 1 - first);
-		accepted = rte_event_enqueue_new_burst(skl->dev_id,
-				skl->port_id, &buf->evs[first], n);
-		buf->head += accepted;
-		skl->stats.ev_enq_count += accepted;
-		if (!skl->periodic)
-			skl_outstanding_release(skl, accepted);
-		if (accepted < n)
-			break;
-	}
-	/* Events new since the last flush that are still here are retries. */
-	start = (int32_t)(buf->head - buf->tried) > 0 ? buf->head : buf->tried;
-	skl->stats.evtim_retry_count += buf->tail - start;
-	buf->tried = buf->tail;
+	skl->stats.ev_enq_count += accepted;
+	/* A one-shot timer stops counting once the device has its event. */
+	if (!skl->periodic)
+		skl_outstanding_release(skl, accepted);
 }
 
 int32_t
@@ -215,12 +142,11 @@ skl_service_run(void *arg)
 		}
 		ret = 0;
 	}
-	if (skl->evbuf.head != skl->evbuf.tail) {
+	if (swtim_evbuf_count(&skl->evbuf) != 0) {
 		skl_evbuf_flush(skl);
 		ret = 0;
 	}
-	if (skl->needs_maintenance)
-		rte_event_maintain(skl->dev_id, skl->port_id, 0);
+	swtim_evbuf_maintain(&skl->evbuf);
 out:
 	__atomic_fetch_sub(&skl->in_service, 1, __ATOMIC_RELEASE);
 	return ret;

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_malloc.h>
+
+#include "swtim_evbuf.h"
+
+/*
+ * Devices without RTE_EVENT_DEV_CAP_MAINTENANCE_FREE (event_dsw, say) hold
+ * enqueued events in per-port buffers until the port is used again; a
+ * port that only enqueues now and then must be maintained.
+ */
+static bool
+swtim_evbuf_dev_needs_maintenance(uint8_t dev_id)
+{
+	struct rte_event_dev_info info;
+
+	return rte_event_dev_info_get(dev_id, &info) != 0 ||
+		!(info.event_dev_cap & RTE_EVENT_DEV_CAP_MAINTENANCE_FREE);
+}
+
+static uint16_t
+swtim_evbuf_port_burst(uint8_t dev_id, uint8_t port_id)
+{
+	uint32_t depth = SWTIM_EVBUF_ENQ_BURST_MAX;
+
+	if (rte_event_port_attr_get(dev_id, port_id,
+				    RTE_EVENT_PORT_ATTR_ENQ_DEPTH, &depth) != 0 ||
+	    depth == 0)
+		depth = 1;
+	return RTE_MIN(depth, (uint32_t)SWTIM_EVBUF_ENQ_BURST_MAX);
+}
+
+int
+swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint, uint8_t dev_id,
+		 uint8_t port_id, int socket)
+{
+	uint64_t size = rte_align64pow2(RTE_MAX(size_hint,
+						(uint64_t)SWTIM_EVBUF_MIN));
+
+	if (size > UINT32_MAX / 2)
+		size = (UINT32_MAX / 2) + 1;
+	memset(buf, 0, sizeof(*buf));
+	buf->evs = rte_malloc_socket("swtim_evbuf", size * sizeof(buf->evs[0]),
+				     RTE_CACHE_LINE_SIZE, socket);
+	if (buf->evs == NULL)
+		return -ENOMEM;
+	buf->mask = size - 1;
+	buf->dev_id = dev_id;
+	buf->port_id = port_id;
+	buf->socket = socket;
+	buf->enq_burst = swtim_evbuf_port_burst(dev_id, port_id);
+	buf->needs_maintenance = swtim_evbuf_dev_needs_maintenance(dev_id);
+	return 0;
+}
+
+void
+swtim_evbuf_free(struct swtim_evbuf *buf)
+{
+	rte_free(buf->evs);
+	buf->evs = NULL;
+}
+
+int
+swtim_evbuf_grow(struct swtim_evbuf *buf)
+{
+	uint32_t size = buf->mask + 1, n = buf->tail - buf->head, i;
+	struct rte_event *evs;
+
+	if (size > UINT32_MAX / 2)
+		return -ENOSPC;
+	evs = rte_malloc_socket("swtim_evbuf",
+				2 * (size_t)size * sizeof(evs[0]),
+				RTE_CACHE_LINE_SIZE, buf->socket);
+	if (evs == NULL)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		evs[i] = buf->evs[(buf->head + i) & buf->mask];
+	rte_free(buf->evs);
+	buf->evs = evs;
+	buf->tried -= buf->head;
+	buf->head = 0;
+	buf->tail = n;
+	buf->mask = 2 * size - 1;
+	return 0;
+}
+
+uint32_t
+swtim_evbuf_flush(struct swtim_evbuf *buf, uint64_t *retries)
+{
+	uint32_t n, first, accepted, total = 0, start;
+
+	while (buf->head != buf->tail) {
+		first = buf->head & buf->mask;
+		n = RTE_MIN(buf->tail - buf->head, (uint32_t)buf->enq_burst);
+		/* Stop at the end of the array; the next loop wraps. */
+		n = RTE_MIN(n, buf->mask + 1 - first);
+		accepted = rte_event_enqueue_new_burst(buf->dev_id,
+				buf->port_id, &buf->evs[first], n);
+		buf->head += accepted;
+		total += accepted;
+		if (accepted < n)
+			break;
+	}
+	/* Events new since the last flush that are still here are retries. */
+	start = (int32_t)(buf->head - buf->tried) > 0 ? buf->head : buf->tried;
+	*retries += buf->tail - start;
+	buf->tried = buf->tail;
+	return total;
+}
