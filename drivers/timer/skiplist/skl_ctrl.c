@@ -100,7 +100,7 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 
 	skl->periodic = !!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
 	skl->tick_cycles = p->tick_cycles;
-	skl->nb_timers = p->conf.nb_timers;
+	skl->budget.limit = p->conf.nb_timers;
 	rte_spinlock_init(&skl->poll_lock);
 
 	ret = rte_timer_subsystem_init();
@@ -114,13 +114,13 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 		skl->timer_data_id = UINT32_MAX;
 		goto fail;
 	}
-	ret = skl_pool_create(skl, p->conf.timer_adapter_id, skl->nb_timers,
+	ret = skl_pool_create(skl, p->conf.timer_adapter_id, p->conf.nb_timers,
 			      socket);
 	if (ret != 0)
 		goto fail;
 	/* One-shot events count against nb_timers until enqueued, so a
 	 * buffer of nb_timers never has to grow for them. */
-	ret = swtim_evbuf_init(&skl->evbuf, skl->nb_timers,
+	ret = swtim_evbuf_init(&skl->evbuf, p->conf.nb_timers,
 			       p->conf.event_dev_id, p->event_port_id, socket);
 	if (ret != 0)
 		goto fail;

@@ -28,33 +28,6 @@ skl_of(const struct swtim_adapter *adapter)
 	return swtim_adapter_priv(adapter);
 }
 
-/*
- * Take up to want slots of the nb_timers budget. A CAS loop rather than
- * add-then-undo, so a burst that overflows never makes a concurrent arm
- * see a full adapter that is not.
- */
-static inline uint16_t
-skl_outstanding_reserve(struct skl_adapter *skl, uint16_t want)
-{
-	uint64_t cur = __atomic_load_n(&skl->outstanding, __ATOMIC_RELAXED);
-	uint64_t n;
-
-	do {
-		n = RTE_MIN((uint64_t)want, skl->nb_timers - cur);
-		if (n == 0)
-			return 0;
-	} while (!__atomic_compare_exchange_n(&skl->outstanding, &cur,
-					      cur + n, true, __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
-	return n;
-}
-
-void
-skl_outstanding_release(struct skl_adapter *skl, uint64_t n)
-{
-	__atomic_fetch_sub(&skl->outstanding, n, __ATOMIC_RELEASE);
-}
-
 static __rte_always_inline unsigned int
 skl_list_of_caller(void)
 {
@@ -78,7 +51,7 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	uint16_t budget, done = 0, chunk, i;
 
 	skl_poll_set_join(skl, lcore);
-	budget = skl_outstanding_reserve(skl, nb);
+	budget = swtim_budget_take(&skl->budget, nb);
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, SKL_ARM_CHUNK);
 		/* The pool holds nb_timers plus every cache's worth. */
@@ -106,7 +79,7 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 		done += chunk;
 	}
 	if (done < nb) {
-		skl_outstanding_release(skl, budget - done);
+		swtim_budget_give(&skl->budget, budget - done);
 		rte_errno = ENOSPC;
 	}
 	return done;
@@ -170,7 +143,7 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
 				 __ATOMIC_RELEASE);
 		rte_mempool_put(skl->pool, t);
-		skl_outstanding_release(skl, 1);
+		swtim_budget_give(&skl->budget, 1);
 	}
 	return i;
 }

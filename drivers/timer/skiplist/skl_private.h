@@ -40,6 +40,7 @@
 #include <rte_spinlock.h>
 #include <rte_timer.h>
 
+#include "swtim_budget.h"
 #include "swtim_driver.h"
 #include "swtim_evbuf.h"
 
@@ -98,12 +99,11 @@ struct skl_adapter {
 	uint32_t timer_data_id;
 	bool periodic;
 	uint64_t tick_cycles;
-	uint64_t nb_timers;
 	struct rte_mempool *pool;
 	uint8_t in_poll_set[RTE_MAX_LCORE];
 
 	/* Timers armed and not yet cancelled or handed to the device. */
-	uint64_t outstanding __rte_cache_aligned;
+	struct swtim_budget budget;
 
 	/* Lists the service scans: only those ever armed into. */
 	rte_spinlock_t poll_lock __rte_cache_aligned;
@@ -150,7 +150,6 @@ uint16_t skl_cancel_burst(const struct swtim_adapter *adapter,
 int skl_remaining_ticks_get(const struct swtim_adapter *adapter,
 			    const struct rte_event_timer *evtim,
 			    uint64_t *ticks_remaining);
-void skl_outstanding_release(struct skl_adapter *skl, uint64_t n);
 
 /* skl_service.c */
 int32_t skl_service_run(void *arg);

@@ -99,7 +99,7 @@ skl_evbuf_flush(struct skl_adapter *skl)
 	skl->stats.ev_enq_count += accepted;
 	/* A one-shot timer stops counting once the device has its event. */
 	if (!skl->periodic)
-		skl_outstanding_release(skl, accepted);
+		swtim_budget_give(&skl->budget, accepted);
 }
 
 int32_t

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+#ifndef SWTIM_BUDGET_H
+#define SWTIM_BUDGET_H
+
+/**
+ * @file
+ * The nb_timers budget drivers share: how many timers are armed and not
+ * yet cancelled or handed to the event device. Exactly nb_timers can be
+ * taken at once, whatever object caches hold, because the budget, not the
+ * object pool, decides ENOSPC.
+ */
+
+#include <stdint.h>
+
+#include <rte_common.h>
+
+/** The budget. */
+struct swtim_budget {
+	/** Timers that may be outstanding at once. */
+	uint64_t limit;
+	/** Timers outstanding now. */
+	uint64_t used __rte_cache_aligned;
+};
+
+/**
+ * Take up to want slots.
+ *
+ * A compare-and-swap loop rather than add-then-undo, so that a burst that
+ * overflows never makes a concurrent arm see a full adapter that is not.
+ *
+ * @param b
+ *   The budget.
+ * @param want
+ *   Slots wanted.
+ * @return
+ *   Slots taken, from 0 to want.
+ */
+static inline uint16_t
+swtim_budget_take(struct swtim_budget *b, uint16_t want)
+{
+	uint64_t cur = __atomic_load_n(&b->used, __ATOMIC_RELAXED);
+	uint64_t n;
+
+	do {
+		n = RTE_MIN((uint64_t)want, b->limit - cur);
+		if (n == 0)
+			return 0;
+	} while (!__atomic_compare_exchange_n(&b->used, &cur, cur + n, true,
+					      __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return n;
+}
+
+/**
+ * Give slots back.
+ *
+ * @param b
+ *   The budget.
+ * @param n
+ *   Slots to give back.
+ */
+static inline void
+swtim_budget_give(struct swtim_budget *b, uint64_t n)
+{
+	if (n != 0)
+		__atomic_fetch_sub(&b->used, n, __ATOMIC_RELEASE);
+}
+
+#endif /* SWTIM_BUDGET_H */
