@@ -10,13 +10,8 @@
 
 #include "swtim_evbuf.h"
 
-/*
- * Devices without RTE_EVENT_DEV_CAP_MAINTENANCE_FREE (event_dsw, say) hold
- * enqueued events in per-port buffers until the port is used again; a
- * port that only enqueues now and then must be maintained.
- */
-static bool
-swtim_evbuf_dev_needs_maintenance(uint8_t dev_id)
+bool
+swtim_event_dev_needs_maintenance(uint8_t dev_id)
 {
 	struct rte_event_dev_info info;
 
@@ -55,7 +50,7 @@ swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint, uint8_t dev_id,
 	buf->port_id = port_id;
 	buf->socket = socket;
 	buf->enq_burst = swtim_evbuf_port_burst(dev_id, port_id);
-	buf->needs_maintenance = swtim_evbuf_dev_needs_maintenance(dev_id);
+	buf->needs_maintenance = swtim_event_dev_needs_maintenance(dev_id);
 	return 0;
 }
 

@@ -46,6 +46,19 @@ struct swtim_evbuf {
 };
 
 /**
+ * Whether a device needs rte_event_maintain() on ports that only enqueue.
+ *
+ * Devices without RTE_EVENT_DEV_CAP_MAINTENANCE_FREE (event_dsw, say) hold
+ * enqueued events in per-port buffers until the port is used again.
+ *
+ * @param dev_id
+ *   Event device.
+ * @return
+ *   true if the device needs maintenance (or cannot be asked).
+ */
+bool swtim_event_dev_needs_maintenance(uint8_t dev_id);
+
+/**
  * Set a buffer up for a port.
  *
  * @param buf

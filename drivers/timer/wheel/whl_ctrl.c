@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * Control path of the wheel driver: setting an adapter up and down,
+ * start/stop of its service, stats, and the driver's registration.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_pause.h>
+#include <rte_ring_elem.h>
+#include <rte_service.h>
+#include <rte_service_component.h>
+
+#include "whl_private.h"
+#include "swtim_log.h"
+
+/* Records on top of nb_timers: what every wheel's cache may hold. */
+#define WHL_RECORD_SLACK ((uint64_t)RTE_MAX_LCORE * WHL_CACHE_SIZE)
+
+static int
+whl_records_create(struct whl_adapter *whl, uint16_t adapter_id,
+		   uint64_t nb_timers)
+{
+	char name[RTE_RING_NAMESIZE];
+	uint32_t i, done, n;
+
+	/* Indices are 32-bit and WHL_NIL is reserved. */
+	if (nb_timers >= UINT32_MAX - WHL_RECORD_SLACK) {
+		SWTIM_LOG(ERR, "nb_timers %" PRIu64 " too large", nb_timers);
+		return -EINVAL;
+	}
+	whl->nb_records = nb_timers + WHL_RECORD_SLACK;
+	whl->timers = rte_zmalloc_socket("swtim_whl_timers",
+			(size_t)whl->nb_records * sizeof(whl->timers[0]),
+			RTE_CACHE_LINE_SIZE, whl->socket);
+	if (whl->timers == NULL) {
+		SWTIM_LOG(ERR, "no memory for %u timer records",
+			  whl->nb_records);
+		return -ENOMEM;
+	}
+	snprintf(name, sizeof(name), "swtim_whl_%u", adapter_id);
+	whl->free_ring = rte_ring_create_elem(name, sizeof(uint32_t),
+					      whl->nb_records, whl->socket,
+					      RING_F_EXACT_SZ);
+	if (whl->free_ring == NULL) {
+		SWTIM_LOG(ERR, "cannot create ring %s: %s", name,
+			  rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	for (done = 0; done < whl->nb_records; done += n) {
+		uint32_t batch[256];
+
+		n = RTE_MIN(whl->nb_records - done, (uint32_t)RTE_DIM(batch));
+		for (i = 0; i < n; i++)
+			batch[i] = done + i;
+		rte_ring_enqueue_bulk_elem(whl->free_ring, batch,
+					   sizeof(uint32_t), n, NULL);
+	}
+	return 0;
+}
+
+static int
+whl_service_register(struct whl_adapter *whl, uint16_t adapter_id)
+{
+	struct rte_service_spec spec;
+	int ret;
+
+	memset(&spec, 0, sizeof(spec));
+	snprintf(spec.name, sizeof(spec.name), "swtim_whl_%u", adapter_id);
+	spec.callback = whl_service_run;
+	spec.callback_userdata = whl;
+	spec.socket_id = whl->socket;
+	/* Runs on several lcores at once split the wheels between them. */
+	spec.capabilities = RTE_SERVICE_CAP_MT_SAFE;
+	ret = rte_service_component_register(&spec, &whl->service_id);
+	if (ret != 0)
+		SWTIM_LOG(ERR, "cannot register service %s: %d", spec.name,
+			  ret);
+	return ret;
+}
+
+static void whl_uninit(struct swtim_adapter *adapter);
+
+static int
+whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
+{
+	const struct swtim_adapter_params *p = swtim_adapter_params(adapter);
+	struct whl_adapter *whl;
+	unsigned int i;
+	int ret;
+
+	RTE_SET_USED(args);
+	whl = rte_zmalloc_socket("swtim_whl", sizeof(*whl),
+				 RTE_CACHE_LINE_SIZE, p->conf.socket_id);
+	if (whl == NULL)
+		return -ENOMEM;
+	whl->service_id = UINT32_MAX;
+	swtim_adapter_priv_set(adapter, whl);
+
+	whl->periodic = !!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
+	whl->dev_id = p->conf.event_dev_id;
+	whl->port_id = p->event_port_id;
+	whl->evbuf_maintenance = swtim_event_dev_needs_maintenance(whl->dev_id);
+	whl->socket = p->conf.socket_id;
+	whl->tick_cycles = p->tick_cycles;
+	whl->tick_div = rte_reciprocal_value_u64(whl->tick_cycles);
+	whl->start_cycles = rte_get_timer_cycles();
+	whl->budget.limit = p->conf.nb_timers;
+	rte_spinlock_init(&whl->poll_lock);
+	rte_spinlock_init(&whl->port_lock);
+
+	whl->wheels = rte_malloc_socket("swtim_whl_wheels",
+			RTE_MAX_LCORE * sizeof(whl->wheels[0]),
+			RTE_CACHE_LINE_SIZE, whl->socket);
+	if (whl->wheels == NULL) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		whl_wheel_init(&whl->wheels[i]);
+	ret = whl_records_create(whl, p->conf.timer_adapter_id,
+				 p->conf.nb_timers);
+	if (ret != 0)
+		goto fail;
+	ret = whl_service_register(whl, p->conf.timer_adapter_id);
+	if (ret != 0) {
+		whl->service_id = UINT32_MAX;
+		goto fail;
+	}
+	return 0;
+fail:
+	whl_uninit(adapter);
+	return ret;
+}
+
+static void
+whl_uninit(struct swtim_adapter *adapter)
+{
+	struct whl_adapter *whl = swtim_adapter_priv(adapter);
+	uint32_t i, dropped = 0;
+
+	if (whl == NULL)
+		return;
+	if (whl->service_id != UINT32_MAX) {
+		rte_service_component_runstate_set(whl->service_id, 0);
+		rte_service_component_unregister(whl->service_id);
+	}
+	/* Timers still armed are cancelled by the free. */
+	for (i = 0; whl->timers != NULL && i < whl->nb_records; i++)
+		if (whl->timers[i].state != WHL_FREE)
+			__atomic_store_n(&whl->timers[i].evtim->state,
+					 RTE_EVENT_TIMER_CANCELED,
+					 __ATOMIC_RELEASE);
+	for (i = 0; whl->wheels != NULL && i < RTE_MAX_LCORE; i++) {
+		dropped += swtim_evbuf_count(&whl->wheels[i].evbuf);
+		swtim_evbuf_free(&whl->wheels[i].evbuf);
+	}
+	if (dropped != 0)
+		SWTIM_LOG(NOTICE, "dropping %u expiry events not yet enqueued",
+			  dropped);
+	rte_ring_free(whl->free_ring);
+	rte_free(whl->timers);
+	rte_free(whl->wheels);
+	rte_free(whl);
+	swtim_adapter_priv_set(adapter, NULL);
+}
+
+static int
+whl_start(struct swtim_adapter *adapter)
+{
+	struct whl_adapter *whl = swtim_adapter_priv(adapter);
+
+	__atomic_store_n(&whl->running, true, __ATOMIC_SEQ_CST);
+	return rte_service_component_runstate_set(whl->service_id, 1);
+}
+
+static int
+whl_stop(struct swtim_adapter *adapter)
+{
+	struct whl_adapter *whl = swtim_adapter_priv(adapter);
+
+	rte_service_component_runstate_set(whl->service_id, 0);
+	/* Pairs with whl_service_run(): a run that saw running set is
+	 * counted in in_service before it looked. */
+	__atomic_store_n(&whl->running, false, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&whl->in_service, __ATOMIC_SEQ_CST) != 0 ||
+	       rte_service_may_be_active(whl->service_id) == 1)
+		rte_pause();
+	return 0;
+}
+
+static int
+whl_service_id_get(const struct swtim_adapter *adapter, uint32_t *service_id)
+{
+	const struct whl_adapter *whl = swtim_adapter_priv(adapter);
+
+	*service_id = whl->service_id;
+	return 0;
+}
+
+static void
+whl_stats_get(const struct swtim_adapter *adapter,
+	      struct rte_event_timer_adapter_stats *stats)
+{
+	const struct whl_adapter *whl = swtim_adapter_priv(adapter);
+	unsigned int i;
+
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		const struct whl_stats *s = &whl->wheels[i].stats;
+
+		stats->evtim_exp_count += __atomic_load_n(&s->evtim_exp_count,
+							  __ATOMIC_RELAXED);
+		stats->ev_enq_count += __atomic_load_n(&s->ev_enq_count,
+						       __ATOMIC_RELAXED);
+		stats->evtim_retry_count += __atomic_load_n(
+			&s->evtim_retry_count, __ATOMIC_RELAXED);
+		stats->evtim_drop_count += __atomic_load_n(
+			&s->evtim_drop_count, __ATOMIC_RELAXED);
+	}
+	stats->adapter_tick_count = __atomic_load_n(&whl->adapter_tick_count,
+						    __ATOMIC_RELAXED);
+}
+
+static void
+whl_stats_reset(struct swtim_adapter *adapter)
+{
+	struct whl_adapter *whl = swtim_adapter_priv(adapter);
+	unsigned int i;
+
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		memset(&whl->wheels[i].stats, 0, sizeof(whl->wheels[i].stats));
+	__atomic_store_n(&whl->adapter_tick_count, 0, __ATOMIC_RELAXED);
+}
+
+static const struct swtim_driver_ops whl_ops = {
+	.init = whl_init,
+	.uninit = whl_uninit,
+	.start = whl_start,
+	.stop = whl_stop,
+	.service_id_get = whl_service_id_get,
+	.stats_get = whl_stats_get,
+	.stats_reset = whl_stats_reset,
+	.arm_burst = whl_arm_burst,
+	.arm_tmo_tick_burst = whl_arm_tmo_tick_burst,
+	.cancel_burst = whl_cancel_burst,
+	.remaining_ticks_get = whl_remaining_ticks_get,
+};
+
+static const char *const whl_valid_args[] = { NULL };
+
+static struct swtim_driver whl_driver = {
+	.name = "wheel",
+	.valid_args = whl_valid_args,
+	/* Below a microsecond the service's own run time dominates. */
+	.min_tick_ns = 1000,
+	.caps = RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC,
+	.ops = &whl_ops,
+};
+
+SWTIM_DRIVER_REGISTER(whl_driver);

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * Fast path of the wheel driver: arm, cancel and remaining ticks. The
+ * generic layer has checked every argument.
+ *
+ * An arm burst takes its budget with one atomic, its records from the
+ * wheel's cache, and the lock of the caller's own wheel once; converting
+ * the time to ticks is a multiply and a shift (rte_reciprocal), and
+ * linking a timer is a count-leading-zeros and four stores.
+ */
+
+#include <errno.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_prefetch.h>
+
+#include "whl_private.h"
+
+/* Records taken from the cache per step of a burst. */
+#define WHL_ARM_CHUNK 32
+
+static __rte_always_inline struct whl_adapter *
+whl_of(const struct swtim_adapter *adapter)
+{
+	return swtim_adapter_priv(adapter);
+}
+
+static __rte_always_inline unsigned int
+whl_wheel_of_caller(void)
+{
+	unsigned int lcore = rte_lcore_id();
+
+	return lcore < RTE_MAX_LCORE ? lcore : WHL_NON_EAL_WHEEL;
+}
+
+/*
+ * Arm nb timers on the caller's wheel; tmo_ticks != 0 gives them all that
+ * timeout, 0 each its own. Stops at the budget (ENOSPC).
+ */
+static __rte_always_inline uint16_t
+whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
+	uint64_t tmo_ticks, uint16_t nb)
+{
+	struct whl_adapter *whl = whl_of(adapter);
+	struct whl_timer *timers = whl->timers;
+	unsigned int wheel_id = whl_wheel_of_caller();
+	struct whl_wheel *w = &whl->wheels[wheel_id];
+	uint32_t idx[WHL_ARM_CHUNK];
+	uint16_t budget, done = 0, chunk, got, i;
+	uint64_t now_tick;
+
+	whl_poll_set_join(whl, wheel_id);
+	budget = swtim_budget_take(&whl->budget, nb);
+	if (unlikely(budget == 0))
+		goto out;
+	/*
+	 * Timers are due from the first tick that starts after now, so a
+	 * timer armed late in a tick still gets its whole timeout.
+	 */
+	now_tick = whl_tick_after(whl, rte_get_timer_cycles());
+
+	rte_spinlock_lock(&w->lock);
+	while (done < budget) {
+		chunk = RTE_MIN(budget - done, WHL_ARM_CHUNK);
+		got = whl_cache_get(whl, w, idx, chunk);
+		/* Records and timers are written below: fetch them first. */
+		for (i = 0; i < got; i++) {
+			rte_prefetch0(&timers[idx[i]]);
+			rte_prefetch0(evtims[done + i]);
+		}
+		for (i = 0; i < got; i++) {
+			struct rte_event_timer *evtim = evtims[done + i];
+			struct whl_timer *t = &timers[idx[i]];
+
+			t->evtim = evtim;
+			t->expiry = now_tick + (tmo_ticks != 0 ? tmo_ticks :
+						evtim->timeout_ticks);
+			t->wheel = wheel_id;
+			t->state = WHL_ARMED;
+			evtim->impl_opaque[0] = idx[i];
+			evtim->impl_opaque[1] = (uintptr_t)whl;
+			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
+					 __ATOMIC_RELEASE);
+			whl_wheel_link(w, timers, idx[i]);
+		}
+		done += got;
+		if (unlikely(got < chunk))
+			break;	/* cannot happen: the budget bounds records */
+	}
+	rte_spinlock_unlock(&w->lock);
+out:
+	if (unlikely(done < nb)) {
+		swtim_budget_give(&whl->budget, budget - done);
+		rte_errno = ENOSPC;
+	}
+	return done;
+}
+
+uint16_t
+whl_arm_burst(const struct swtim_adapter *adapter,
+	      struct rte_event_timer **evtims, uint16_t nb)
+{
+	return whl_arm(adapter, evtims, 0, nb);
+}
+
+uint16_t
+whl_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
+		       struct rte_event_timer **evtims,
+		       uint64_t timeout_ticks, uint16_t nb)
+{
+	return whl_arm(adapter, evtims, timeout_ticks, nb);
+}
+
+/* Lock the wheel that holds the record; it may move while we look. */
+static __rte_always_inline struct whl_wheel *
+whl_lock_owner(struct whl_adapter *whl, const struct whl_timer *t)
+{
+	struct whl_wheel *w;
+	uint16_t wheel_id;
+
+	for (;;) {
+		wheel_id = __atomic_load_n(&t->wheel, __ATOMIC_RELAXED);
+		w = &whl->wheels[wheel_id];
+		rte_spinlock_lock(&w->lock);
+		if (likely(t->wheel == wheel_id))
+			return w;
+		rte_spinlock_unlock(&w->lock);
+	}
+}
+
+/* Cancel one timer; 0 or the errno. */
+static __rte_always_inline int
+whl_cancel_one(struct whl_adapter *whl, struct rte_event_timer *evtim)
+{
+	uint64_t idx = evtim->impl_opaque[0];
+	struct whl_timer *t;
+	struct whl_wheel *w;
+	int err = 0;
+
+	if (unlikely(evtim->impl_opaque[1] != (uintptr_t)whl ||
+		     idx >= whl->nb_records))
+		return EINVAL;
+	t = &whl->timers[idx];
+	w = whl_lock_owner(whl, t);
+	if (unlikely(t->evtim != evtim || t->state == WHL_FREE)) {
+		/* Expired and recycled meanwhile. */
+		err = EINVAL;
+	} else if (unlikely(t->state == WHL_EXPIRING)) {
+		err = __atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
+			RTE_EVENT_TIMER_ARMED ? EAGAIN : EINVAL;
+	} else {
+		whl_wheel_unlink(w, whl->timers, idx);
+		t->evtim = NULL;
+		t->state = WHL_FREE;
+		whl_cache_put(whl, w, idx);
+	}
+	rte_spinlock_unlock(&w->lock);
+	return err;
+}
+
+uint16_t
+whl_cancel_burst(const struct swtim_adapter *adapter,
+		 struct rte_event_timer **evtims, uint16_t nb)
+{
+	struct whl_adapter *whl = whl_of(adapter);
+	uint16_t i;
+	int err;
+
+	for (i = 0; i < nb; i++) {
+		if (i + 1 < nb &&
+		    evtims[i + 1]->impl_opaque[0] < whl->nb_records)
+			rte_prefetch0(&whl->timers[
+				evtims[i + 1]->impl_opaque[0]]);
+		err = whl_cancel_one(whl, evtims[i]);
+		if (unlikely(err != 0)) {
+			rte_errno = err;
+			break;
+		}
+		__atomic_store_n(&evtims[i]->state, RTE_EVENT_TIMER_CANCELED,
+				 __ATOMIC_RELEASE);
+	}
+	swtim_budget_give(&whl->budget, i);
+	return i;
+}
+
+int
+whl_remaining_ticks_get(const struct swtim_adapter *adapter,
+			const struct rte_event_timer *evtim,
+			uint64_t *ticks_remaining)
+{
+	struct whl_adapter *whl = whl_of(adapter);
+	uint64_t idx = evtim->impl_opaque[0], deadline, now;
+	const struct whl_timer *t;
+
+	if (evtim->impl_opaque[1] != (uintptr_t)whl || idx >= whl->nb_records)
+		return -EINVAL;
+	t = &whl->timers[idx];
+	if (t->evtim != evtim || t->state == WHL_FREE)
+		return -EINVAL;
+	deadline = whl->start_cycles + t->expiry * whl->tick_cycles;
+	now = rte_get_timer_cycles();
+	*ticks_remaining = deadline <= now ? 0 :
+		rte_reciprocal_divide_u64(deadline - now + whl->tick_cycles - 1,
+					  &whl->tick_div);
+	return 0;
+}

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+#ifndef WHL_PRIVATE_H
+#define WHL_PRIVATE_H
+
+/**
+ * @file
+ * The wheel driver: hierarchical timing wheels, one per producer lcore.
+ *
+ * Time is counted in adapter ticks from the moment the adapter was
+ * created. Each wheel has WHL_LEVELS levels of WHL_SLOTS slots; level l
+ * slot s holds the timers whose expiry tick E has, in base WHL_SLOTS, digit
+ * s at position l and agrees with the wheel's clock `cur` (the first tick
+ * not yet processed) on every digit above l. So level 0 holds what expires
+ * in cur's current block of 64 ticks, one slot per tick; level 1 what
+ * expires in later 64-tick blocks of cur's 4096-tick block; and so on up to
+ * level 10, which with 6 bits a level covers all 64 bits of a tick count.
+ *
+ * The level of a timer is the highest digit in which E and cur differ,
+ * found with one count-leading-zeros of E ^ cur. When cur reaches the
+ * first tick of a level-l slot's range, that slot is "cascaded": its
+ * timers are placed again, now at lower levels, and those due at once land
+ * in level 0. A timer is therefore moved at most once per level between
+ * its level at arming and level 0, so arm, cancel and expiry are O(1)
+ * whatever the number of timers, and a timer fires exactly at its tick:
+ * never early, at most the service's scan interval late. Nothing is
+ * coarsened (unlike Linux's 2016 wheel, which never cascades but lets long
+ * timers fire up to 12.5% late): the adapter contract allows about one
+ * tick of lateness.
+ *
+ * Empty slots cost nothing: each level has a 64-bit occupancy bitmap, and
+ * a 16-bit map says which levels hold anything, so finding the next tick
+ * at which something happens is a few count-trailing-zeros, and an idle
+ * service skips any stretch of empty ticks in one step.
+ *
+ * Timers live in one array of 32-byte records linked by 32-bit indices
+ * (doubly, so cancel unlinks in O(1)). A record names the wheel that holds
+ * it. Free records sit in a per-wheel cache (under the wheel's lock) and
+ * a shared rte_ring of indices; records the service frees go straight
+ * back to the cache of the wheel they came from.
+ *
+ * Locks: each wheel has one spinlock, taken by its producer lcore once
+ * per arm burst, by the service once per scan of that wheel (and once more
+ * to recycle what it expired), and by a cancel from any thread. Producers
+ * never share a lock with each other. The service scans a wheel in chunks
+ * so that a producer never waits behind a long expiry.
+ *
+ * Several service lcores split the wheels between them: a run claims a
+ * wheel with a flag before it scans it, and a wheel another run has
+ * claimed is skipped. Each wheel keeps its own expiry events in order in
+ * its own buffer, so nothing is left behind in a service lcore's state
+ * when the service is mapped elsewhere; the adapter's one event port is
+ * shared under a lock, held only while enqueuing.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_reciprocal.h>
+#include <rte_ring.h>
+#include <rte_spinlock.h>
+
+#include "swtim_budget.h"
+#include "swtim_driver.h"
+#include "swtim_evbuf.h"
+
+/* Bits of a tick count each level resolves, and slots per level. */
+#define WHL_LEVEL_BITS 6u
+#define WHL_SLOTS (1u << WHL_LEVEL_BITS)
+/* Levels needed to cover a 64-bit tick count (11 x 6 bits = 66). */
+#define WHL_LEVELS ((64u + WHL_LEVEL_BITS - 1) / WHL_LEVEL_BITS)
+
+/* End of a list, and "no record". */
+#define WHL_NIL UINT32_MAX
+
+/*
+ * Free records a wheel keeps for its producer. Refills and spills move
+ * WHL_CACHE_BULK at a time through the shared ring, so the ring is touched
+ * once per 32 arms or frees; a cache holds at most WHL_CACHE_SIZE, which
+ * every wheel may hold on top of nb_timers.
+ */
+#define WHL_CACHE_BULK 32
+#define WHL_CACHE_SIZE (2 * WHL_CACHE_BULK)
+
+/*
+ * Timers expired per chunk of a wheel scan before its lock is dropped and
+ * the chunk delivered: short enough that a producer arming on that wheel
+ * waits at most a few microseconds, long enough to amortise the lock.
+ */
+#define WHL_EXPIRE_CHUNK 256
+
+/* Timers armed from non-EAL threads share the last wheel, under its lock. */
+#define WHL_NON_EAL_WHEEL (RTE_MAX_LCORE - 1)
+
+/* Record states. */
+enum whl_state {
+	WHL_FREE = 0,		/* in a cache or the ring */
+	WHL_ARMED,		/* in a wheel slot */
+	WHL_EXPIRING,		/* taken off the wheel, being delivered */
+};
+
+/** A timer record: 32 bytes, two per cache line. */
+struct whl_timer {
+	uint32_t next;		/* list link */
+	uint32_t prev;
+	uint64_t expiry;	/* tick it is due at */
+	struct rte_event_timer *evtim;
+	uint16_t wheel;		/* wheel whose lock guards the record */
+	uint8_t state;		/* enum whl_state */
+	uint8_t level;		/* where it is linked while ARMED */
+	uint8_t slot;
+	uint8_t reserved[3];
+};
+
+/** Statistics of one wheel, written by the run that has claimed it. */
+struct whl_stats {
+	uint64_t evtim_exp_count;
+	uint64_t ev_enq_count;
+	uint64_t evtim_retry_count;
+	uint64_t evtim_drop_count;
+};
+
+/**
+ * One lcore's wheel. The wheel proper and the cache are guarded by lock;
+ * the event buffer and the stats by the scanning claim.
+ */
+struct whl_wheel {
+	rte_spinlock_t lock;
+	/* A service run is scanning this wheel (claimed by exchange). */
+	uint32_t scanning;
+	/* First tick not yet processed. */
+	uint64_t cur;
+	/* Timers linked in the wheel; read without the lock as a hint. */
+	uint32_t nb_armed;
+	/* Bit l: level l has a timer. */
+	uint16_t level_map;
+	/* Bit s of occupied[l]: slot s of level l has a timer. */
+	uint64_t occupied[WHL_LEVELS];
+	uint32_t head[WHL_LEVELS][WHL_SLOTS];
+	uint32_t nb_cached;
+	uint32_t cache[WHL_CACHE_SIZE];
+	/* Expiry events of this wheel waiting for the device, in order. */
+	struct swtim_evbuf evbuf;
+	struct whl_stats stats;
+} __rte_cache_aligned;
+
+/** The driver's per-adapter data. */
+struct whl_adapter {
+	/* Read-mostly. */
+	struct whl_timer *timers;
+	uint32_t nb_records;
+	bool periodic;
+	uint8_t dev_id;
+	uint8_t port_id;
+	bool evbuf_maintenance;	/* device wants rte_event_maintain() */
+	int socket;
+	uint64_t tick_cycles;
+	uint64_t start_cycles;	/* timer cycles at tick 0 */
+	struct rte_reciprocal_u64 tick_div;
+	struct rte_ring *free_ring;
+	struct whl_wheel *wheels;	/* RTE_MAX_LCORE of them */
+	uint8_t in_poll_set[RTE_MAX_LCORE];
+
+	struct swtim_budget budget;
+
+	/* Wheels the service scans: only those ever armed into. */
+	rte_spinlock_t poll_lock __rte_cache_aligned;
+	uint32_t nb_polled;
+	uint16_t polled[RTE_MAX_LCORE];
+
+	/* Service. */
+	uint32_t service_id __rte_cache_aligned;
+	bool running;
+	uint32_t in_service;
+	uint64_t ticks_done;	/* last tick any run processed */
+	uint64_t adapter_tick_count;
+	/* An event port is not MT safe: service runs take turns on it. */
+	rte_spinlock_t port_lock;
+};
+
+/** Tick that contains timer-cycle time now. */
+static __rte_always_inline uint64_t
+whl_tick_of(const struct whl_adapter *whl, uint64_t now)
+{
+	return rte_reciprocal_divide_u64(now - whl->start_cycles,
+					 &whl->tick_div);
+}
+
+/** First tick that starts at or after timer-cycle time now. */
+static __rte_always_inline uint64_t
+whl_tick_after(const struct whl_adapter *whl, uint64_t now)
+{
+	return rte_reciprocal_divide_u64(now - whl->start_cycles +
+					 whl->tick_cycles - 1, &whl->tick_div);
+}
+
+/* whl_wheel.c: the wheel itself, called with the wheel's lock held. */
+void whl_wheel_init(struct whl_wheel *w);
+void whl_wheel_link(struct whl_wheel *w, struct whl_timer *timers,
+		    uint32_t idx);
+void whl_wheel_unlink(struct whl_wheel *w, struct whl_timer *timers,
+		      uint32_t idx);
+uint32_t whl_wheel_expire(struct whl_wheel *w, struct whl_timer *timers,
+			  uint64_t target, uint32_t limit, uint32_t *due);
+uint32_t whl_cache_get(struct whl_adapter *whl, struct whl_wheel *w,
+		       uint32_t *idx, uint32_t n);
+void whl_cache_put(struct whl_adapter *whl, struct whl_wheel *w,
+		   uint32_t idx);
+
+/* Make the service scan this wheel from now on. */
+static __rte_always_inline void
+whl_poll_set_join(struct whl_adapter *whl, unsigned int wheel)
+{
+	if (likely(__atomic_load_n(&whl->in_poll_set[wheel],
+				   __ATOMIC_ACQUIRE)))
+		return;
+	rte_spinlock_lock(&whl->poll_lock);
+	if (!whl->in_poll_set[wheel]) {
+		whl->polled[whl->nb_polled] = wheel;
+		/* The service reads the count with acquire, then the ids. */
+		__atomic_store_n(&whl->nb_polled, whl->nb_polled + 1,
+				 __ATOMIC_RELEASE);
+		__atomic_store_n(&whl->in_poll_set[wheel], 1,
+				 __ATOMIC_RELEASE);
+	}
+	rte_spinlock_unlock(&whl->poll_lock);
+}
+
+/* whl_fastpath.c */
+uint16_t whl_arm_burst(const struct swtim_adapter *adapter,
+		       struct rte_event_timer **evtims, uint16_t nb);
+uint16_t whl_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
+				struct rte_event_timer **evtims,
+				uint64_t timeout_ticks, uint16_t nb);
+uint16_t whl_cancel_burst(const struct swtim_adapter *adapter,
+			  struct rte_event_timer **evtims, uint16_t nb);
+int whl_remaining_ticks_get(const struct swtim_adapter *adapter,
+			    const struct rte_event_timer *evtim,
+			    uint64_t *ticks_remaining);
+
+/* whl_service.c */
+int32_t whl_service_run(void *arg);
+
+#endif /* WHL_PRIVATE_H */

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * The wheel driver's service. Each run works out the current tick, and for
+ * every wheel that has ever been armed into and that no other run has
+ * claimed: expires what is due in chunks (the wheel's lock held only while
+ * taking a chunk off the wheel and while recycling it), turns each timer
+ * into its expiry event in the wheel's event buffer, and offers the buffer
+ * to the device. The service is MT safe: several service lcores split the
+ * wheels between them.
+ */
+
+#include <errno.h>
+
+#include <rte_cycles.h>
+#include <rte_prefetch.h>
+
+#include "whl_private.h"
+#include "swtim_log.h"
+
+/*
+ * Build the expiry events of a chunk of due records. Returns how many of
+ * the front got an event; the rest (no memory to grow the buffer) go back
+ * on the wheel as due, to be tried on the next tick.
+ */
+static uint32_t
+whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
+		  const uint32_t *due, uint32_t n)
+{
+	struct whl_timer *timers = whl->timers;
+	struct rte_event *ev;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct whl_timer *t = &timers[due[i]];
+		struct rte_event_timer *evtim = t->evtim;
+
+		if (i + 1 < n)
+			rte_prefetch0(timers[due[i + 1]].evtim);
+		ev = swtim_evbuf_slot(&w->evbuf);
+		if (unlikely(ev == NULL))
+			break;
+		*ev = evtim->ev;
+		ev->event_type = RTE_EVENT_TYPE_TIMER;
+		ev->op = RTE_EVENT_OP_NEW;
+		/* NOT_ARMED before the event can be dequeued: the
+		 * application may re-arm at once. */
+		if (!whl->periodic)
+			__atomic_store_n(&evtim->state,
+					 RTE_EVENT_TIMER_NOT_ARMED,
+					 __ATOMIC_RELEASE);
+	}
+	w->stats.evtim_exp_count += i;
+	return i;
+}
+
+/* Give a delivered chunk's records back, or re-arm periodic ones. */
+static void
+whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
+		  const uint32_t *due, uint32_t n, uint32_t delivered)
+{
+	struct whl_timer *timers = whl->timers;
+	uint32_t i;
+
+	rte_spinlock_lock(&w->lock);
+	for (i = 0; i < n; i++) {
+		struct whl_timer *t = &timers[due[i]];
+
+		if (i < delivered && !whl->periodic) {
+			t->evtim = NULL;
+			t->state = WHL_FREE;
+			whl_cache_put(whl, w, due[i]);
+			continue;
+		}
+		/* Drift-free: the next period counts from this expiry. */
+		if (i < delivered)
+			t->expiry += t->evtim->timeout_ticks;
+		t->state = WHL_ARMED;
+		whl_wheel_link(w, timers, due[i]);
+	}
+	rte_spinlock_unlock(&w->lock);
+}
+
+/* Offer a wheel's events to the device. */
+static void
+whl_wheel_flush(struct whl_adapter *whl, struct whl_wheel *w)
+{
+	uint32_t accepted;
+
+	rte_spinlock_lock(&whl->port_lock);
+	accepted = swtim_evbuf_flush(&w->evbuf, &w->stats.evtim_retry_count);
+	rte_spinlock_unlock(&whl->port_lock);
+	w->stats.ev_enq_count += accepted;
+	/* A one-shot timer stops counting once the device has its event. */
+	if (!whl->periodic)
+		swtim_budget_give(&whl->budget, accepted);
+}
+
+/* Expire what is due on a wheel this run has claimed, and flush. */
+static void
+whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w, uint64_t target)
+{
+	uint32_t due[WHL_EXPIRE_CHUNK];
+	uint32_t n, delivered;
+
+	if (unlikely(w->evbuf.evs == NULL) &&
+	    swtim_evbuf_init(&w->evbuf, 0, whl->dev_id, whl->port_id,
+			     whl->socket) != 0)
+		return;	/* no memory: the timers wait for a later run */
+	do {
+		rte_spinlock_lock(&w->lock);
+		n = whl_wheel_expire(w, whl->timers, target, RTE_DIM(due), due);
+		rte_spinlock_unlock(&w->lock);
+		if (n == 0)
+			break;
+		delivered = whl_chunk_deliver(whl, w, due, n);
+		whl_chunk_recycle(whl, w, due, n, delivered);
+		if (unlikely(delivered < n)) {
+			SWTIM_LOG(ERR, "no memory for expiry events; retrying");
+			break;
+		}
+	} while (n == RTE_DIM(due));
+	if (swtim_evbuf_count(&w->evbuf) != 0)
+		whl_wheel_flush(whl, w);
+}
+
+/* Count the ticks the adapter has moved through, once whoever sees them. */
+static void
+whl_ticks_account(struct whl_adapter *whl, uint64_t target)
+{
+	uint64_t done = __atomic_load_n(&whl->ticks_done, __ATOMIC_RELAXED);
+
+	while (target > done)
+		if (__atomic_compare_exchange_n(&whl->ticks_done, &done,
+				target, true, __ATOMIC_RELAXED,
+				__ATOMIC_RELAXED)) {
+			__atomic_fetch_add(&whl->adapter_tick_count,
+					   target - done, __ATOMIC_RELAXED);
+			break;
+		}
+}
+
+int32_t
+whl_service_run(void *arg)
+{
+	struct whl_adapter *whl = arg;
+	uint32_t i, nb_polled;
+	uint64_t target;
+	int32_t ret = -EAGAIN;
+
+	/* Pairs with whl_stop(): either it sees us inside, or we see it
+	 * has stopped the adapter. */
+	__atomic_fetch_add(&whl->in_service, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&whl->running, __ATOMIC_SEQ_CST))
+		goto out;
+
+	target = whl_tick_of(whl, rte_get_timer_cycles());
+	whl_ticks_account(whl, target);
+	nb_polled = __atomic_load_n(&whl->nb_polled, __ATOMIC_ACQUIRE);
+	for (i = 0; i < nb_polled; i++) {
+		struct whl_wheel *w = &whl->wheels[whl->polled[i]];
+
+		/* Unlocked hints: nothing due and nothing to flush. */
+		if ((__atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) == 0 ||
+		     __atomic_load_n(&w->cur, __ATOMIC_RELAXED) > target) &&
+		    swtim_evbuf_count(&w->evbuf) == 0)
+			continue;
+		if (__atomic_exchange_n(&w->scanning, 1, __ATOMIC_ACQUIRE))
+			continue;	/* another service lcore has it */
+		whl_wheel_scan(whl, w, target);
+		__atomic_store_n(&w->scanning, 0, __ATOMIC_RELEASE);
+		ret = 0;
+	}
+	if (whl->evbuf_maintenance && rte_spinlock_trylock(&whl->port_lock)) {
+		rte_event_maintain(whl->dev_id, whl->port_id, 0);
+		rte_spinlock_unlock(&whl->port_lock);
+	}
+out:
+	__atomic_fetch_sub(&whl->in_service, 1, __ATOMIC_RELEASE);
+	return ret;
+}
