@@ -22,39 +22,39 @@
 #include "skl_private.h"
 #include "swtim_log.h"
 
-static void
-skl_timer_obj_init(struct rte_mempool *mp __rte_unused, void *arg __rte_unused,
-		   void *obj, unsigned int idx __rte_unused)
-{
-	struct skl_timer *t = obj;
-
-	rte_timer_init(&t->tim);
-	t->owner = 0;
-	t->free_next = NULL;
-}
-
 static int
-skl_pool_create(struct skl_adapter *skl, uint16_t adapter_id,
+skl_objs_create(struct skl_adapter *skl, uint16_t adapter_id,
 		uint64_t nb_timers, int socket)
 {
-	/* Every lcore cache may hold objects that others cannot take. */
-	const uint64_t slack = (uint64_t)RTE_MAX_LCORE * SKL_POOL_CACHE_HOLD;
-	char name[RTE_MEMPOOL_NAMESIZE];
+	char name[RTE_RING_NAMESIZE];
+	uint64_t nb_objs = nb_timers + SWTIM_RECYCLER_SLACK, i;
+	void *batch[SWTIM_RECYCLER_BULK];
+	unsigned int n = 0;
 
-	if (nb_timers > UINT32_MAX - slack) {
+	if (nb_objs >= UINT32_MAX) {
 		SWTIM_LOG(ERR, "nb_timers %" PRIu64 " too large", nb_timers);
 		return -EINVAL;
 	}
+	skl->objs = rte_malloc_socket("swtim_skl_objs",
+				      nb_objs * sizeof(skl->objs[0]),
+				      RTE_CACHE_LINE_SIZE, socket);
 	snprintf(name, sizeof(name), "swtim_skl_%u", adapter_id);
-	skl->pool = rte_mempool_create(name, nb_timers + slack,
-				       sizeof(struct skl_timer), SKL_POOL_CACHE,
-				       0, NULL, NULL, skl_timer_obj_init, NULL,
-				       socket, 0);
-	if (skl->pool == NULL) {
-		SWTIM_LOG(ERR, "cannot create a pool of %" PRIu64
-			  " timers: %s", nb_timers + slack,
-			  rte_strerror(rte_errno));
+	skl->recycler = swtim_recycler_create(name, nb_objs, socket);
+	if (skl->objs == NULL || skl->recycler == NULL) {
+		SWTIM_LOG(ERR, "no memory for %" PRIu64 " timers", nb_objs);
 		return -ENOMEM;
+	}
+	for (i = 0; i < nb_objs; i++) {
+		struct skl_timer *t = &skl->objs[i];
+
+		rte_timer_init(&t->tim);
+		t->owner = 0;
+		t->free_next = NULL;
+		batch[n++] = t;
+		if (n == RTE_DIM(batch) || i + 1 == nb_objs) {
+			swtim_recycler_fill(skl->recycler, batch, n);
+			n = 0;
+		}
 	}
 	return 0;
 }
@@ -114,7 +114,7 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 		skl->timer_data_id = UINT32_MAX;
 		goto fail;
 	}
-	ret = skl_pool_create(skl, p->conf.timer_adapter_id, p->conf.nb_timers,
+	ret = skl_objs_create(skl, p->conf.timer_adapter_id, p->conf.nb_timers,
 			      socket);
 	if (ret != 0)
 		goto fail;
@@ -135,12 +135,12 @@ fail:
 	return ret;
 }
 
-/* rte_timer_stop_all() callback: the timer is off its list. */
+/* rte_timer_stop_all() callback: the timer is off its list; its memory
+ * goes with the adapter's. */
 static void
-skl_timer_reclaim(struct rte_timer *tim, void *arg)
+skl_timer_reclaim(struct rte_timer *tim, void *arg __rte_unused)
 {
 	struct skl_timer *t = container_of(tim, struct skl_timer, tim);
-	struct skl_adapter *skl = arg;
 	struct rte_event_timer *evtim =
 		(struct rte_event_timer *)(t->owner & ~SKL_OWNER_BUSY);
 
@@ -148,7 +148,6 @@ skl_timer_reclaim(struct rte_timer *tim, void *arg)
 		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
 				 __ATOMIC_RELEASE);
 	t->owner = 0;
-	rte_mempool_put(skl->pool, t);
 }
 
 static void
@@ -174,7 +173,8 @@ skl_uninit(struct swtim_adapter *adapter)
 		SWTIM_LOG(NOTICE, "dropping %u expiry events not yet enqueued",
 			  swtim_evbuf_count(&skl->evbuf));
 	swtim_evbuf_free(&skl->evbuf);
-	rte_mempool_free(skl->pool);
+	swtim_recycler_free(skl->recycler);
+	rte_free(skl->objs);
 	rte_free(skl);
 	swtim_adapter_priv_set(adapter, NULL);
 }

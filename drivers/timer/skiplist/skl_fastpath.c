@@ -16,10 +16,11 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_pause.h>
+#include <rte_prefetch.h>
 
 #include "skl_private.h"
 
-/* Objects taken from the pool per mempool call. */
+/* Objects taken from the recycler per call. */
 #define SKL_ARM_CHUNK 32
 
 static __rte_always_inline struct skl_adapter *
@@ -48,22 +49,26 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	const enum rte_timer_type type = skl->periodic ? PERIODICAL : SINGLE;
 	unsigned int lcore = skl_list_of_caller();
 	struct skl_timer *objs[SKL_ARM_CHUNK];
-	uint16_t budget, done = 0, chunk, i;
+	const uint16_t home = swtim_recycler_owner();
+	uint16_t budget, done = 0, chunk, got, i;
 
 	skl_poll_set_join(skl, lcore);
 	budget = swtim_budget_take(&skl->budget, nb);
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, SKL_ARM_CHUNK);
-		/* The pool holds nb_timers plus every cache's worth. */
-		if (unlikely(rte_mempool_get_bulk(skl->pool, (void **)objs,
-						  chunk) != 0))
-			break;
-		for (i = 0; i < chunk; i++) {
+		/* There are nb_timers objects plus every cache's worth. */
+		got = swtim_recycler_get(skl->recycler, (void **)objs, chunk);
+		for (i = 0; i < got; i++) {
+			rte_prefetch0(objs[i]);
+			rte_prefetch0(evtims[done + i]);
+		}
+		for (i = 0; i < got; i++) {
 			struct rte_event_timer *evtim = evtims[done + i];
 			struct skl_timer *t = objs[i];
 			uint64_t ticks = tmo_ticks ? tmo_ticks :
 					 evtim->timeout_ticks;
 
+			t->home = home;
 			evtim->impl_opaque[0] = (uintptr_t)t;
 			evtim->impl_opaque[1] = (uintptr_t)skl;
 			__atomic_store_n(&t->owner, (uintptr_t)evtim,
@@ -71,12 +76,14 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 			/* ARMED before the timer can fire and set NOT_ARMED. */
 			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
 					 __ATOMIC_RELEASE);
-			/* Cannot fail: a pool object is always stopped. */
+			/* Cannot fail: a free object is always stopped. */
 			RTE_VERIFY(rte_timer_alt_reset(skl->timer_data_id,
 					&t->tim, ticks * skl->tick_cycles, type,
 					lcore, NULL, skl) == 0);
 		}
-		done += chunk;
+		done += got;
+		if (unlikely(got < chunk))
+			break;	/* cannot happen: the budget bounds objects */
 	}
 	if (done < nb) {
 		swtim_budget_give(&skl->budget, budget - done);
@@ -142,7 +149,11 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 		skl_timer_stop_wait(skl, t);
 		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
 				 __ATOMIC_RELEASE);
-		rte_mempool_put(skl->pool, t);
+		if (t->home == swtim_recycler_owner())
+			swtim_recycler_put_local(skl->recycler, t);
+		else
+			swtim_recycler_put_remote(skl->recycler, t->home,
+						  (void **)&t, 1);
 		swtim_budget_give(&skl->budget, 1);
 	}
 	return i;

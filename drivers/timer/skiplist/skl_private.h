@@ -36,22 +36,13 @@
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_eventdev.h>
-#include <rte_mempool.h>
 #include <rte_spinlock.h>
 #include <rte_timer.h>
 
 #include "swtim_budget.h"
 #include "swtim_driver.h"
 #include "swtim_evbuf.h"
-
-/*
- * Per-lcore cache of the timer-object pool. Big enough that arming a
- * burst of 32 rarely touches the shared ring; each cache can hold up to
- * SKL_POOL_CACHE_HOLD objects, which the pool must have on top of
- * nb_timers so that exactly nb_timers timers can always be armed.
- */
-#define SKL_POOL_CACHE 32
-#define SKL_POOL_CACHE_HOLD (2 * SKL_POOL_CACHE)
+#include "swtim_recycler.h"
 
 /*
  * Timers armed from non-EAL threads (no lcore id) share the list of the
@@ -60,10 +51,10 @@
 #define SKL_NON_EAL_LIST (RTE_MAX_LCORE - 1)
 
 /*
- * Objects returned to the pool per rte_mempool_put_bulk() after a scan:
- * one mempool call per cache's worth.
+ * Objects sent home per swtim_recycler_put_remote() after a scan: one
+ * ring operation per recycler bulk.
  */
-#define SKL_FREE_BULK SKL_POOL_CACHE
+#define SKL_FREE_BULK SWTIM_RECYCLER_BULK
 
 /*
  * How long a cancel spins on a timer that the service is running before
@@ -75,13 +66,15 @@
 /* Set in skl_timer.owner while the service delivers the timer. */
 #define SKL_OWNER_BUSY ((uintptr_t)1)
 
-/** A timer object from the pool: the rte_timer and who owns it. */
+/** A timer object: the rte_timer and who owns it. */
 struct skl_timer {
 	struct rte_timer tim;
 	/** Event timer it is armed for, see the file comment. */
 	uintptr_t owner;
-	/** Link in the service's list of objects to return to the pool. */
+	/** Link in the service's list of objects to send home. */
 	struct skl_timer *free_next;
+	/** Lcore whose recycler cache it came from. */
+	uint16_t home;
 };
 
 /** Statistics, written by the service only. */
@@ -99,7 +92,8 @@ struct skl_adapter {
 	uint32_t timer_data_id;
 	bool periodic;
 	uint64_t tick_cycles;
-	struct rte_mempool *pool;
+	struct swtim_recycler *recycler;
+	struct skl_timer *objs;		/* every timer object */
 	uint8_t in_poll_set[RTE_MAX_LCORE];
 
 	/* Timers armed and not yet cancelled or handed to the device. */

@@ -61,7 +61,7 @@ skl_timer_expired(struct rte_timer *tim)
 		return;
 	}
 	/* NOT_ARMED before the event can be dequeued: the application may
-	 * re-arm at once. The object goes back to the pool only after
+	 * re-arm at once. The object is sent home only after
 	 * rte_timer_alt_manage() has let go of it. */
 	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_NOT_ARMED,
 			 __ATOMIC_RELEASE);
@@ -70,22 +70,31 @@ skl_timer_expired(struct rte_timer *tim)
 	skl->free_list = t;
 }
 
-/* Return the objects of the timers that expired in the last scan. */
+/*
+ * Send the objects of the timers that expired in the last scan home, in
+ * runs of the same home lcore (usually one producer's whole scan).
+ */
 static void
 skl_free_list_drain(struct skl_adapter *skl)
 {
 	void *objs[SKL_FREE_BULK];
-	unsigned int n = 0;
 	struct skl_timer *t = skl->free_list;
+	unsigned int n = 0;
+	uint16_t home = t != NULL ? t->home : 0;
 
 	while (t != NULL) {
-		objs[n++] = t;
-		t = t->free_next;
-		if (n == RTE_DIM(objs) || t == NULL) {
-			rte_mempool_put_bulk(skl->pool, objs, n);
+		struct skl_timer *next = t->free_next;
+
+		if (n == RTE_DIM(objs) || t->home != home) {
+			swtim_recycler_put_remote(skl->recycler, home, objs, n);
 			n = 0;
+			home = t->home;
 		}
+		objs[n++] = t;
+		t = next;
 	}
+	if (n != 0)
+		swtim_recycler_put_remote(skl->recycler, home, objs, n);
 	skl->free_list = NULL;
 }
 

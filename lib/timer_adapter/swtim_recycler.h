@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+#ifndef SWTIM_RECYCLER_H
+#define SWTIM_RECYCLER_H
+
+/**
+ * @file
+ * Object recycling without cross-core cache traffic, the way the Linux
+ * page_pool does it, for drivers whose timer objects are freed by another
+ * thread (the service) than the one that allocated them (a producer).
+ *
+ * - Fast path: each EAL lcore has a cache it alone touches; get and put on
+ *   the owner lcore are a few loads and stores.
+ * - Return path: an object freed on another lcore (the service, a remote
+ *   cancel) goes back to the lcore that allocated it through that lcore's
+ *   return ring, in bulk; the owner drains its ring into its cache when
+ *   the cache runs dry. Objects never bounce through a pool shared by all.
+ * - Slow path: the shared ring, refilled from and spilled to in bulk; and,
+ *   when it is empty, taking objects from other lcores' return rings, so
+ *   that no object is ever stranded: everything not in an lcore cache can
+ *   be had by any lcore.
+ *
+ * Non-EAL threads have no cache and use the shared ring directly.
+ *
+ * An object's owner is whatever the caller records when it gets it
+ * (swtim_recycler_owner() gives the value to record); the recycler itself
+ * keeps no per-object state.
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_ring.h>
+
+/**
+ * Objects moved between a cache and a ring at once: one ring operation
+ * per 32 gets or puts, the burst size the fast paths work in.
+ */
+#define SWTIM_RECYCLER_BULK 32
+
+/** Most objects one lcore cache holds. */
+#define SWTIM_RECYCLER_CACHE_MAX (2 * SWTIM_RECYCLER_BULK)
+
+/*
+ * Objects one return ring holds. A return ring only buffers objects on
+ * their way home between two refills of the owner's cache; when it is
+ * full, objects go to the shared ring instead, which costs sharing but
+ * never loses one.
+ */
+#define SWTIM_RECYCLER_RETURN_SIZE 512
+
+/** Owner value of objects got on non-EAL threads (shared ring). */
+#define SWTIM_RECYCLER_NO_OWNER UINT16_MAX
+
+/** One lcore's cache. */
+struct swtim_recycler_cache {
+	uint32_t len;
+	void *objs[SWTIM_RECYCLER_CACHE_MAX];
+} __rte_cache_aligned;
+
+/** Counters of the slow paths, for benchmarks and debugging. */
+struct swtim_recycler_stats {
+	uint64_t refills;	/**< cache refilled from the return ring */
+	uint64_t slow_refills;	/**< ... from the shared ring */
+	uint64_t steals;	/**< ... from another lcore's return ring */
+	uint64_t spills;	/**< cache spilled to the shared ring */
+};
+
+/** A recycler. */
+struct swtim_recycler {
+	struct rte_ring *shared;
+	struct rte_ring *returns[RTE_MAX_LCORE];
+	struct swtim_recycler_cache caches[RTE_MAX_LCORE];
+	struct swtim_recycler_stats stats[RTE_MAX_LCORE];
+};
+
+/**
+ * Objects a recycler may hold in lcore caches on top of what its users
+ * may have allocated: size pools with it so that caches never cause a
+ * false "out of objects".
+ */
+#define SWTIM_RECYCLER_SLACK ((uint64_t)RTE_MAX_LCORE * SWTIM_RECYCLER_CACHE_MAX)
+
+/**
+ * Create a recycler for up to nb_objs objects, initially empty.
+ *
+ * @param name
+ *   Prefix of its rings' names (unique per recycler).
+ * @param nb_objs
+ *   Most objects it will ever hold.
+ * @param socket
+ *   NUMA socket.
+ * @return
+ *   The recycler or NULL (rte_errno set).
+ */
+struct swtim_recycler *swtim_recycler_create(const char *name,
+					     uint32_t nb_objs, int socket);
+
+/**
+ * Free a recycler (not the objects).
+ *
+ * @param r
+ *   The recycler, or NULL.
+ */
+void swtim_recycler_free(struct swtim_recycler *r);
+
+/**
+ * Put objects into the shared ring (for filling a new recycler).
+ *
+ * @param r
+ *   The recycler.
+ * @param objs
+ *   The objects.
+ * @param n
+ *   How many.
+ * @return
+ *   0, or -ENOBUFS if they do not fit.
+ */
+int swtim_recycler_fill(struct swtim_recycler *r, void *const *objs,
+			uint32_t n);
+
+/** @internal Refill the caller's cache; return objects now in it. */
+uint32_t swtim_recycler_refill(struct swtim_recycler *r, unsigned int lcore);
+
+/** @internal Spill half of a full cache to the shared ring. */
+void swtim_recycler_spill(struct swtim_recycler *r, unsigned int lcore);
+
+/** @internal Get without a cache (non-EAL threads). */
+uint32_t swtim_recycler_get_shared(struct swtim_recycler *r, void **objs,
+				   uint32_t n);
+
+/**
+ * The owner to record for objects got on the calling thread.
+ *
+ * @return
+ *   The lcore id, or SWTIM_RECYCLER_NO_OWNER on a non-EAL thread.
+ */
+static __rte_always_inline uint16_t
+swtim_recycler_owner(void)
+{
+	unsigned int lcore = rte_lcore_id();
+
+	return lcore < RTE_MAX_LCORE ? lcore : SWTIM_RECYCLER_NO_OWNER;
+}
+
+/**
+ * Get up to n objects for the calling thread.
+ *
+ * @param r
+ *   The recycler.
+ * @param objs
+ *   Where to put them.
+ * @param n
+ *   How many are wanted.
+ * @return
+ *   How many were got (fewer only when the recycler is empty).
+ */
+static __rte_always_inline uint32_t
+swtim_recycler_get(struct swtim_recycler *r, void **objs, uint32_t n)
+{
+	unsigned int lcore = rte_lcore_id();
+	struct swtim_recycler_cache *c;
+	uint32_t got = 0, take;
+
+	if (unlikely(lcore >= RTE_MAX_LCORE))
+		return swtim_recycler_get_shared(r, objs, n);
+	c = &r->caches[lcore];
+	while (got < n) {
+		if (unlikely(c->len == 0) &&
+		    swtim_recycler_refill(r, lcore) == 0)
+			break;
+		take = RTE_MIN(n - got, c->len);
+		c->len -= take;
+		memcpy(&objs[got], &c->objs[c->len], take * sizeof(void *));
+		got += take;
+	}
+	return got;
+}
+
+/**
+ * Put an object back on the lcore that owns it, from that lcore.
+ *
+ * @param r
+ *   The recycler.
+ * @param obj
+ *   The object.
+ */
+static __rte_always_inline void
+swtim_recycler_put_local(struct swtim_recycler *r, void *obj)
+{
+	unsigned int lcore = rte_lcore_id();
+	struct swtim_recycler_cache *c;
+
+	if (unlikely(lcore >= RTE_MAX_LCORE)) {
+		swtim_recycler_fill(r, &obj, 1);
+		return;
+	}
+	c = &r->caches[lcore];
+	if (unlikely(c->len == SWTIM_RECYCLER_CACHE_MAX))
+		swtim_recycler_spill(r, lcore);
+	c->objs[c->len++] = obj;
+}
+
+/**
+ * Send objects back to their owner from any thread: to the owner's return
+ * ring, or the shared ring for SWTIM_RECYCLER_NO_OWNER or a full ring.
+ *
+ * @param r
+ *   The recycler.
+ * @param owner
+ *   Owner recorded when the objects were got.
+ * @param objs
+ *   The objects.
+ * @param n
+ *   How many.
+ */
+void swtim_recycler_put_remote(struct swtim_recycler *r, uint16_t owner,
+			       void *const *objs, uint32_t n);
+
+#endif /* SWTIM_RECYCLER_H */
