@@ -70,8 +70,8 @@ skl_service_register(struct skl_adapter *skl, uint16_t adapter_id, int socket)
 	spec.callback = skl_service_run;
 	spec.callback_userdata = skl;
 	spec.socket_id = socket;
-	/* Not MT safe: librte_service serialises its runs for us. */
-	spec.capabilities = 0;
+	/* Runs on several lcores at once split the lists between them. */
+	spec.capabilities = RTE_SERVICE_CAP_MT_SAFE;
 	ret = rte_service_component_register(&spec, &skl->service_id);
 	if (ret != 0)
 		SWTIM_LOG(ERR, "cannot register service %s: %d", spec.name,
@@ -101,6 +101,11 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	skl->periodic = !!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
 	skl->tick_cycles = p->tick_cycles;
 	skl->budget.limit = p->conf.nb_timers;
+	skl->dev_id = p->conf.event_dev_id;
+	skl->port_id = p->event_port_id;
+	skl->evbuf_maintenance = swtim_event_dev_needs_maintenance(skl->dev_id);
+	skl->socket = socket;
+	rte_spinlock_init(&skl->port_lock);
 	rte_spinlock_init(&skl->poll_lock);
 
 	ret = rte_timer_subsystem_init();
@@ -116,12 +121,6 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	}
 	ret = skl_objs_create(skl, p->conf.timer_adapter_id, p->conf.nb_timers,
 			      socket);
-	if (ret != 0)
-		goto fail;
-	/* One-shot events count against nb_timers until enqueued, so a
-	 * buffer of nb_timers never has to grow for them. */
-	ret = swtim_evbuf_init(&skl->evbuf, p->conf.nb_timers,
-			       p->conf.event_dev_id, p->event_port_id, socket);
 	if (ret != 0)
 		goto fail;
 	ret = skl_service_register(skl, p->conf.timer_adapter_id, socket);
@@ -154,6 +153,7 @@ static void
 skl_uninit(struct swtim_adapter *adapter)
 {
 	struct skl_adapter *skl = swtim_adapter_priv(adapter);
+	uint32_t i, dropped = 0;
 
 	if (skl == NULL)
 		return;
@@ -169,10 +169,13 @@ skl_uninit(struct swtim_adapter *adapter)
 					   skl_timer_reclaim, skl);
 		rte_timer_data_dealloc(skl->timer_data_id);
 	}
-	if (swtim_evbuf_count(&skl->evbuf) != 0)
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		dropped += swtim_evbuf_count(&skl->lists[i].evbuf);
+		swtim_evbuf_free(&skl->lists[i].evbuf);
+	}
+	if (dropped != 0)
 		SWTIM_LOG(NOTICE, "dropping %u expiry events not yet enqueued",
-			  swtim_evbuf_count(&skl->evbuf));
-	swtim_evbuf_free(&skl->evbuf);
+			  dropped);
 	swtim_recycler_free(skl->recycler);
 	rte_free(skl->objs);
 	rte_free(skl);
@@ -184,7 +187,12 @@ skl_start(struct swtim_adapter *adapter)
 {
 	struct skl_adapter *skl = swtim_adapter_priv(adapter);
 
-	skl->next_tick = rte_get_timer_cycles();
+	uint64_t now = rte_get_timer_cycles();
+	unsigned int i;
+
+	skl->next_tick = now;
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		skl->lists[i].next_scan = now;
 	__atomic_store_n(&skl->running, true, __ATOMIC_SEQ_CST);
 	return rte_service_component_runstate_set(skl->service_id, 1);
 }
@@ -218,27 +226,33 @@ skl_stats_get(const struct swtim_adapter *adapter,
 	      struct rte_event_timer_adapter_stats *stats)
 {
 	const struct skl_adapter *skl = swtim_adapter_priv(adapter);
-	const struct skl_stats *s = &skl->stats;
+	unsigned int i;
 
-	stats->evtim_exp_count =
-		__atomic_load_n(&s->evtim_exp_count, __ATOMIC_RELAXED);
-	stats->ev_enq_count =
-		__atomic_load_n(&s->ev_enq_count, __ATOMIC_RELAXED);
-	stats->evtim_retry_count =
-		__atomic_load_n(&s->evtim_retry_count, __ATOMIC_RELAXED);
-	stats->adapter_tick_count =
-		__atomic_load_n(&s->adapter_tick_count, __ATOMIC_RELAXED);
-	stats->evtim_drop_count =
-		__atomic_load_n(&s->evtim_drop_count, __ATOMIC_RELAXED);
-	stats->ev_inv_count = 0;
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
+		const struct skl_stats *s = &skl->lists[i].stats;
+
+		stats->evtim_exp_count += __atomic_load_n(&s->evtim_exp_count,
+							  __ATOMIC_RELAXED);
+		stats->ev_enq_count += __atomic_load_n(&s->ev_enq_count,
+						       __ATOMIC_RELAXED);
+		stats->evtim_retry_count += __atomic_load_n(
+			&s->evtim_retry_count, __ATOMIC_RELAXED);
+		stats->evtim_drop_count += __atomic_load_n(
+			&s->evtim_drop_count, __ATOMIC_RELAXED);
+	}
+	stats->adapter_tick_count = __atomic_load_n(&skl->adapter_tick_count,
+						    __ATOMIC_RELAXED);
 }
 
 static void
 skl_stats_reset(struct swtim_adapter *adapter)
 {
 	struct skl_adapter *skl = swtim_adapter_priv(adapter);
+	unsigned int i;
 
-	memset(&skl->stats, 0, sizeof(skl->stats));
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		memset(&skl->lists[i].stats, 0, sizeof(skl->lists[i].stats));
+	__atomic_store_n(&skl->adapter_tick_count, 0, __ATOMIC_RELAXED);
 }
 
 static const struct swtim_driver_ops skl_ops = {

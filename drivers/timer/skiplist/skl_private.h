@@ -15,6 +15,11 @@
  * Files: skl_ctrl.c (control path), skl_fastpath.c (arm, cancel,
  * remaining ticks), skl_service.c (expiry, event buffer, service).
  *
+ * The service is MT safe: runs on several service lcores split the lists
+ * between them, each claiming a list with a flag for the length of its
+ * scan, and each list keeps its own expiry events in order in its own
+ * buffer.
+ *
  * Who owns a timer object (struct skl_timer) is decided by one word,
  * skl_timer.owner, changed only by compare-and-swap:
  *
@@ -77,14 +82,28 @@ struct skl_timer {
 	uint16_t home;
 };
 
-/** Statistics, written by the service only. */
+/** Statistics of one list, written by the run that has claimed it. */
 struct skl_stats {
 	uint64_t evtim_exp_count;
 	uint64_t ev_enq_count;
 	uint64_t evtim_retry_count;
-	uint64_t adapter_tick_count;
 	uint64_t evtim_drop_count;
 };
+
+/**
+ * What the service keeps for one lcore's list. Guarded by the scanning
+ * claim: one service run at a time scans a list.
+ */
+struct skl_list {
+	uint32_t scanning;
+	/* Timer cycles from which the list is due for its next scan. */
+	uint64_t next_scan;
+	/* Expiry events of this list waiting for the device, in order. */
+	struct swtim_evbuf evbuf;
+	/* Objects of timers expired in the running scan. */
+	struct skl_timer *free_list;
+	struct skl_stats stats;
+} __rte_cache_aligned;
 
 /** The driver's per-adapter data. */
 struct skl_adapter {
@@ -106,12 +125,17 @@ struct skl_adapter {
 
 	/* Service side. */
 	uint32_t service_id __rte_cache_aligned;
+	uint8_t dev_id;
+	uint8_t port_id;
+	bool evbuf_maintenance;	/* device wants rte_event_maintain() */
+	int socket;
 	bool running;		/* start/stop, read by the service */
-	uint32_t in_service;	/* service runs inside the adapter now */
-	uint64_t next_tick;
-	struct swtim_evbuf evbuf;
-	struct skl_timer *free_list;
-	struct skl_stats stats;
+	uint32_t in_service;	/* runs inside the adapter now */
+	uint64_t next_tick;	/* timer cycles of the next adapter tick */
+	uint64_t adapter_tick_count;
+	/* An event port is not MT safe: service runs take turns on it. */
+	rte_spinlock_t port_lock;
+	struct skl_list lists[RTE_MAX_LCORE];
 };
 
 /* Make the service scan this lcore's list from now on. */

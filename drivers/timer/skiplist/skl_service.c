@@ -3,23 +3,29 @@
  */
 
 /*
- * The skiplist driver's service: once per adapter tick it takes the
- * expired timers off the lists that have ever held one, turns each into
- * its expiry event, and enqueues the events in bursts. Events the device
- * refuses stay in a FIFO and are offered again on every later run.
- *
- * The service is registered as not MT safe, so librte_service runs it on
- * one lcore at a time even when several service lcores are mapped; the
- * event buffer, the free list and the stats need no lock.
+ * The skiplist driver's service. Each run looks at every list that has
+ * ever held a timer; a list not scanned for a tick and not claimed by
+ * another run is claimed, its expired timers are taken off with
+ * rte_timer_alt_manage() and turned into expiry events in the list's own
+ * buffer, and the buffer is offered to the device. Events the device
+ * refuses stay in the buffer, in order, for the next run. Several service
+ * lcores split the lists between them.
  */
 
 #include <errno.h>
 
 #include <rte_cycles.h>
 #include <rte_lcore.h>
+#include <rte_per_lcore.h>
 
 #include "skl_private.h"
 #include "swtim_log.h"
+
+/*
+ * The list being scanned on this lcore: rte_timer_alt_manage()'s callback
+ * gets only the timer, and the service only runs on EAL lcores.
+ */
+static RTE_DEFINE_PER_LCORE(struct skl_list *, skl_scanned);
 
 /* Called by rte_timer_alt_manage() for each expired timer. */
 static void
@@ -27,6 +33,7 @@ skl_timer_expired(struct rte_timer *tim)
 {
 	struct skl_timer *t = container_of(tim, struct skl_timer, tim);
 	struct skl_adapter *skl = tim->arg;
+	struct skl_list *list = RTE_PER_LCORE(skl_scanned);
 	uintptr_t owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
 	struct rte_event_timer *evtim = (struct rte_event_timer *)owner;
 	struct rte_event *ev;
@@ -43,18 +50,27 @@ skl_timer_expired(struct rte_timer *tim)
 		return;
 	}
 
-	ev = swtim_evbuf_slot(&skl->evbuf);
+	ev = swtim_evbuf_slot(&list->evbuf);
 	if (unlikely(ev == NULL)) {
-		/* Only periodic timers get here; skip this period. */
 		SWTIM_LOG(ERR, "no memory to keep an expiry event");
-		skl->stats.evtim_drop_count++;
+		if (skl->periodic) {
+			/* Skip this period; the next one comes anyway. */
+			list->stats.evtim_drop_count++;
+		} else {
+			/* Try again at the next tick, on our own list. */
+			skl_poll_set_join(skl, rte_lcore_id());
+			rte_timer_alt_reset(skl->timer_data_id, tim,
+					    skl->tick_cycles, SINGLE,
+					    rte_lcore_id(), NULL, skl);
+			list->stats.evtim_retry_count++;
+		}
 		__atomic_store_n(&t->owner, owner, __ATOMIC_RELEASE);
 		return;
 	}
 	*ev = evtim->ev;
 	ev->event_type = RTE_EVENT_TYPE_TIMER;
 	ev->op = RTE_EVENT_OP_NEW;
-	skl->stats.evtim_exp_count++;
+	list->stats.evtim_exp_count++;
 
 	if (skl->periodic) {
 		__atomic_store_n(&t->owner, owner, __ATOMIC_RELEASE);
@@ -66,8 +82,8 @@ skl_timer_expired(struct rte_timer *tim)
 	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_NOT_ARMED,
 			 __ATOMIC_RELEASE);
 	__atomic_store_n(&t->owner, 0, __ATOMIC_RELEASE);
-	t->free_next = skl->free_list;
-	skl->free_list = t;
+	t->free_next = list->free_list;
+	list->free_list = t;
 }
 
 /*
@@ -75,10 +91,10 @@ skl_timer_expired(struct rte_timer *tim)
  * runs of the same home lcore (usually one producer's whole scan).
  */
 static void
-skl_free_list_drain(struct skl_adapter *skl)
+skl_free_list_drain(struct skl_adapter *skl, struct skl_list *list)
 {
 	void *objs[SKL_FREE_BULK];
-	struct skl_timer *t = skl->free_list;
+	struct skl_timer *t = list->free_list;
 	unsigned int n = 0;
 	uint16_t home = t != NULL ? t->home : 0;
 
@@ -95,28 +111,64 @@ skl_free_list_drain(struct skl_adapter *skl)
 	}
 	if (n != 0)
 		swtim_recycler_put_remote(skl->recycler, home, objs, n);
-	skl->free_list = NULL;
+	list->free_list = NULL;
 }
 
-/* Offer the buffered events to the device. */
+/* Offer a list's buffered events to the device. */
 static void
-skl_evbuf_flush(struct skl_adapter *skl)
+skl_list_flush(struct skl_adapter *skl, struct skl_list *list)
 {
-	uint32_t accepted = swtim_evbuf_flush(&skl->evbuf,
-					      &skl->stats.evtim_retry_count);
+	uint32_t accepted;
 
-	skl->stats.ev_enq_count += accepted;
+	rte_spinlock_lock(&skl->port_lock);
+	accepted = swtim_evbuf_flush(&list->evbuf,
+				     &list->stats.evtim_retry_count);
+	rte_spinlock_unlock(&skl->port_lock);
+	list->stats.ev_enq_count += accepted;
 	/* A one-shot timer stops counting once the device has its event. */
 	if (!skl->periodic)
 		swtim_budget_give(&skl->budget, accepted);
+}
+
+/* Scan a list this run has claimed, if a tick has passed, and flush. */
+static void
+skl_list_scan(struct skl_adapter *skl, struct skl_list *list,
+	      unsigned int lcore, uint64_t now)
+{
+	if (unlikely(list->evbuf.evs == NULL) &&
+	    swtim_evbuf_init(&list->evbuf, 0, skl->dev_id, skl->port_id,
+			     skl->socket) != 0)
+		return;	/* no memory: the timers wait for a later run */
+	if (now >= list->next_scan) {
+		list->next_scan = now + skl->tick_cycles;
+		RTE_PER_LCORE(skl_scanned) = list;
+		rte_timer_alt_manage(skl->timer_data_id, &lcore, 1,
+				     skl_timer_expired);
+		skl_free_list_drain(skl, list);
+	}
+	if (swtim_evbuf_count(&list->evbuf) != 0)
+		skl_list_flush(skl, list);
+}
+
+/* Count adapter ticks: the run that moves next_tick on counts one. */
+static void
+skl_tick_account(struct skl_adapter *skl, uint64_t now)
+{
+	uint64_t next = __atomic_load_n(&skl->next_tick, __ATOMIC_RELAXED);
+
+	if (now >= next && __atomic_compare_exchange_n(&skl->next_tick,
+			&next, now + skl->tick_cycles, false,
+			__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		__atomic_fetch_add(&skl->adapter_tick_count, 1,
+				   __ATOMIC_RELAXED);
 }
 
 int32_t
 skl_service_run(void *arg)
 {
 	struct skl_adapter *skl = arg;
+	uint32_t i, n_lists;
 	uint64_t now;
-	uint32_t n_lists;
 	int32_t ret = -EAGAIN;
 
 	/* Pairs with skl_stop(): either it sees us inside, or we see it
@@ -124,7 +176,6 @@ skl_service_run(void *arg)
 	__atomic_fetch_add(&skl->in_service, 1, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&skl->running, __ATOMIC_SEQ_CST))
 		goto out;
-
 	if (unlikely(rte_lcore_id() >= RTE_MAX_LCORE)) {
 		/* librte_timer indexes its per-lcore state by our lcore id. */
 		SWTIM_LOG(ERR, "the service must run on an EAL lcore");
@@ -138,24 +189,26 @@ skl_service_run(void *arg)
 		skl_poll_set_join(skl, rte_lcore_id());
 
 	now = rte_get_timer_cycles();
-	if (now >= skl->next_tick) {
-		skl->next_tick = now + skl->tick_cycles;
-		skl->stats.adapter_tick_count++;
-		n_lists = __atomic_load_n(&skl->n_poll_lcores,
-					  __ATOMIC_ACQUIRE);
-		if (n_lists > 0) {
-			rte_timer_alt_manage(skl->timer_data_id,
-					     skl->poll_lcores, n_lists,
-					     skl_timer_expired);
-			skl_free_list_drain(skl);
-		}
+	skl_tick_account(skl, now);
+	n_lists = __atomic_load_n(&skl->n_poll_lcores, __ATOMIC_ACQUIRE);
+	for (i = 0; i < n_lists; i++) {
+		unsigned int lcore = skl->poll_lcores[i];
+		struct skl_list *list = &skl->lists[lcore];
+
+		/* Unlocked hints: not due and nothing to flush. */
+		if (now < __atomic_load_n(&list->next_scan, __ATOMIC_RELAXED) &&
+		    swtim_evbuf_count(&list->evbuf) == 0)
+			continue;
+		if (__atomic_exchange_n(&list->scanning, 1, __ATOMIC_ACQUIRE))
+			continue;	/* another service lcore has it */
+		skl_list_scan(skl, list, lcore, now);
+		__atomic_store_n(&list->scanning, 0, __ATOMIC_RELEASE);
 		ret = 0;
 	}
-	if (swtim_evbuf_count(&skl->evbuf) != 0) {
-		skl_evbuf_flush(skl);
-		ret = 0;
+	if (skl->evbuf_maintenance && rte_spinlock_trylock(&skl->port_lock)) {
+		rte_event_maintain(skl->dev_id, skl->port_id, 0);
+		rte_spinlock_unlock(&skl->port_lock);
 	}
-	swtim_evbuf_maintain(&skl->evbuf);
 out:
 	__atomic_fetch_sub(&skl->in_service, 1, __ATOMIC_RELEASE);
 	return ret;
