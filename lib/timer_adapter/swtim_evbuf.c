@@ -10,30 +10,26 @@
 
 #include "swtim_evbuf.h"
 
-bool
-swtim_event_dev_needs_maintenance(uint8_t dev_id)
+void
+swtim_evport_init(struct swtim_evport *port, uint8_t dev_id, uint8_t port_id)
 {
 	struct rte_event_dev_info info;
-
-	return rte_event_dev_info_get(dev_id, &info) != 0 ||
-		!(info.event_dev_cap & RTE_EVENT_DEV_CAP_MAINTENANCE_FREE);
-}
-
-static uint16_t
-swtim_evbuf_port_burst(uint8_t dev_id, uint8_t port_id)
-{
 	uint32_t depth = SWTIM_EVBUF_ENQ_BURST_MAX;
 
+	rte_spinlock_init(&port->lock);
+	port->dev_id = dev_id;
+	port->port_id = port_id;
 	if (rte_event_port_attr_get(dev_id, port_id,
 				    RTE_EVENT_PORT_ATTR_ENQ_DEPTH, &depth) != 0 ||
 	    depth == 0)
 		depth = 1;
-	return RTE_MIN(depth, (uint32_t)SWTIM_EVBUF_ENQ_BURST_MAX);
+	port->enq_burst = RTE_MIN(depth, (uint32_t)SWTIM_EVBUF_ENQ_BURST_MAX);
+	port->needs_maintenance = rte_event_dev_info_get(dev_id, &info) != 0 ||
+		!(info.event_dev_cap & RTE_EVENT_DEV_CAP_MAINTENANCE_FREE);
 }
 
 int
-swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint, uint8_t dev_id,
-		 uint8_t port_id, int socket)
+swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint, int socket)
 {
 	uint64_t size = rte_align64pow2(RTE_MAX(size_hint,
 						(uint64_t)SWTIM_EVBUF_MIN));
@@ -46,11 +42,7 @@ swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint, uint8_t dev_id,
 	if (buf->evs == NULL)
 		return -ENOMEM;
 	buf->mask = size - 1;
-	buf->dev_id = dev_id;
-	buf->port_id = port_id;
 	buf->socket = socket;
-	buf->enq_burst = swtim_evbuf_port_burst(dev_id, port_id);
-	buf->needs_maintenance = swtim_event_dev_needs_maintenance(dev_id);
 	return 0;
 }
 
@@ -86,22 +78,25 @@ swtim_evbuf_grow(struct swtim_evbuf *buf)
 }
 
 uint32_t
-swtim_evbuf_flush(struct swtim_evbuf *buf, uint64_t *retries)
+swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
+		  uint64_t *retries)
 {
 	uint32_t n, first, accepted, total = 0, start;
 
+	rte_spinlock_lock(&port->lock);
 	while (buf->head != buf->tail) {
 		first = buf->head & buf->mask;
-		n = RTE_MIN(buf->tail - buf->head, (uint32_t)buf->enq_burst);
+		n = RTE_MIN(buf->tail - buf->head, (uint32_t)port->enq_burst);
 		/* Stop at the end of the array; the next loop wraps. */
 		n = RTE_MIN(n, buf->mask + 1 - first);
-		accepted = rte_event_enqueue_new_burst(buf->dev_id,
-				buf->port_id, &buf->evs[first], n);
+		accepted = rte_event_enqueue_new_burst(port->dev_id,
+				port->port_id, &buf->evs[first], n);
 		buf->head += accepted;
 		total += accepted;
 		if (accepted < n)
 			break;
 	}
+	rte_spinlock_unlock(&port->lock);
 	/* Events new since the last flush that are still here are retries. */
 	start = (int32_t)(buf->head - buf->tried) > 0 ? buf->head : buf->tried;
 	*retries += buf->tail - start;

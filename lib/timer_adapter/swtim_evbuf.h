@@ -20,6 +20,7 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_eventdev.h>
+#include <rte_spinlock.h>
 
 /** Events the buffer starts with at least. */
 #define SWTIM_EVBUF_MIN 1024
@@ -38,44 +39,50 @@ struct swtim_evbuf {
 	uint32_t head;		/**< next event to enqueue */
 	uint32_t tail;		/**< next free slot */
 	uint32_t tried;		/**< events before this were offered once */
-	uint8_t dev_id;
-	uint8_t port_id;
-	uint16_t enq_burst;
-	bool needs_maintenance;	/**< device wants rte_event_maintain() */
 	int socket;
 };
 
 /**
- * Whether a device needs rte_event_maintain() on ports that only enqueue.
- *
- * Devices without RTE_EVENT_DEV_CAP_MAINTENANCE_FREE (event_dsw, say) hold
- * enqueued events in per-port buffers until the port is used again.
- *
- * @param dev_id
- *   Event device.
- * @return
- *   true if the device needs maintenance (or cannot be asked).
+ * The adapter's event port, shared by every service run: a port is not MT
+ * safe, so runs take turns on it.
  */
-bool swtim_event_dev_needs_maintenance(uint8_t dev_id);
+struct swtim_evport {
+	rte_spinlock_t lock;
+	uint8_t dev_id;
+	uint8_t port_id;
+	uint16_t enq_burst;	/**< events per enqueue call */
+	bool needs_maintenance;	/**< device wants rte_event_maintain() */
+};
 
 /**
- * Set a buffer up for a port.
+ * Set the port up: its burst size and whether the device needs
+ * rte_event_maintain() (no RTE_EVENT_DEV_CAP_MAINTENANCE_FREE: event_dsw,
+ * say, holds enqueued events in the port until it is used again).
+ *
+ * @param port
+ *   The port.
+ * @param dev_id
+ *   Event device.
+ * @param port_id
+ *   Event port.
+ */
+void swtim_evport_init(struct swtim_evport *port, uint8_t dev_id,
+		       uint8_t port_id);
+
+/**
+ * Set a buffer up.
  *
  * @param buf
  *   The buffer.
  * @param size_hint
  *   Events it should hold without growing (rounded up to a power of 2).
- * @param dev_id
- *   Event device.
- * @param port_id
- *   Port the events are enqueued on.
  * @param socket
  *   NUMA socket for the memory.
  * @return
  *   0 or -ENOMEM.
  */
 int swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint,
-		     uint8_t dev_id, uint8_t port_id, int socket);
+		     int socket);
 
 /**
  * Release a buffer; events still in it are lost.
@@ -127,34 +134,41 @@ swtim_evbuf_slot(struct swtim_evbuf *buf)
 }
 
 /**
- * Offer the buffered events to the device until it refuses some.
+ * Offer the buffered events to the device until it refuses some, holding
+ * the port's lock.
  *
  * rte_errno is never read after a short enqueue: some devices leave it
  * stale.
  *
  * @param buf
  *   The buffer.
+ * @param port
+ *   The port.
  * @param[out] retries
  *   Incremented by the events that were new since the last flush and are
  *   still in the buffer (kept to be retried).
  * @return
  *   Events the device accepted.
  */
-uint32_t swtim_evbuf_flush(struct swtim_evbuf *buf, uint64_t *retries);
+uint32_t swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
+			   uint64_t *retries);
 
 /**
- * Let the device move on events it holds for the port, if it needs that
- * (no RTE_EVENT_DEV_CAP_MAINTENANCE_FREE). Call on every service run:
- * event_dsw keeps the last enqueued events in the port until then.
+ * Let the device move on events it holds for the port, if it needs that.
+ * Call on every service run: event_dsw keeps the last enqueued events in
+ * the port until then. Skipped when another run holds the port, which
+ * does the same.
  *
- * @param buf
- *   The buffer.
+ * @param port
+ *   The port.
  */
 static inline void
-swtim_evbuf_maintain(const struct swtim_evbuf *buf)
+swtim_evport_maintain(struct swtim_evport *port)
 {
-	if (buf->needs_maintenance)
-		rte_event_maintain(buf->dev_id, buf->port_id, 0);
+	if (port->needs_maintenance && rte_spinlock_trylock(&port->lock)) {
+		rte_event_maintain(port->dev_id, port->port_id, 0);
+		rte_spinlock_unlock(&port->lock);
+	}
 }
 
 #endif /* SWTIM_EVBUF_H */

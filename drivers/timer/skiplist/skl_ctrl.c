@@ -15,7 +15,6 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
-#include <rte_pause.h>
 #include <rte_service.h>
 #include <rte_service_component.h>
 
@@ -101,11 +100,8 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	skl->periodic = !!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
 	skl->tick_cycles = p->tick_cycles;
 	skl->budget.limit = p->conf.nb_timers;
-	skl->dev_id = p->conf.event_dev_id;
-	skl->port_id = p->event_port_id;
-	skl->evbuf_maintenance = swtim_event_dev_needs_maintenance(skl->dev_id);
 	skl->socket = socket;
-	rte_spinlock_init(&skl->port_lock);
+	swtim_evport_init(&skl->port, p->conf.event_dev_id, p->event_port_id);
 	rte_spinlock_init(&skl->poll_lock);
 
 	ret = rte_timer_subsystem_init();
@@ -186,15 +182,13 @@ static int
 skl_start(struct swtim_adapter *adapter)
 {
 	struct skl_adapter *skl = swtim_adapter_priv(adapter);
-
 	uint64_t now = rte_get_timer_cycles();
 	unsigned int i;
 
 	skl->next_tick = now;
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		skl->lists[i].next_scan = now;
-	__atomic_store_n(&skl->running, true, __ATOMIC_SEQ_CST);
-	return rte_service_component_runstate_set(skl->service_id, 1);
+	return swtim_gate_open(&skl->gate, skl->service_id);
 }
 
 static int
@@ -202,13 +196,7 @@ skl_stop(struct swtim_adapter *adapter)
 {
 	struct skl_adapter *skl = swtim_adapter_priv(adapter);
 
-	rte_service_component_runstate_set(skl->service_id, 0);
-	/* Pairs with skl_service_run(): a run that saw running set is
-	 * counted in in_service before it looked. */
-	__atomic_store_n(&skl->running, false, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&skl->in_service, __ATOMIC_SEQ_CST) != 0 ||
-	       rte_service_may_be_active(skl->service_id) == 1)
-		rte_pause();
+	swtim_gate_close(&skl->gate, skl->service_id);
 	return 0;
 }
 

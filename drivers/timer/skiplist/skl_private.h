@@ -48,6 +48,7 @@
 #include "swtim_driver.h"
 #include "swtim_evbuf.h"
 #include "swtim_recycler.h"
+#include "swtim_service_gate.h"
 
 /*
  * Timers armed from non-EAL threads (no lcore id) share the list of the
@@ -125,16 +126,11 @@ struct skl_adapter {
 
 	/* Service side. */
 	uint32_t service_id __rte_cache_aligned;
-	uint8_t dev_id;
-	uint8_t port_id;
-	bool evbuf_maintenance;	/* device wants rte_event_maintain() */
 	int socket;
-	bool running;		/* start/stop, read by the service */
-	uint32_t in_service;	/* runs inside the adapter now */
+	struct swtim_service_gate gate;
 	uint64_t next_tick;	/* timer cycles of the next adapter tick */
 	uint64_t adapter_tick_count;
-	/* An event port is not MT safe: service runs take turns on it. */
-	rte_spinlock_t port_lock;
+	struct swtim_evport port;
 	struct skl_list lists[RTE_MAX_LCORE];
 };
 

@@ -120,10 +120,8 @@ skl_list_flush(struct skl_adapter *skl, struct skl_list *list)
 {
 	uint32_t accepted;
 
-	rte_spinlock_lock(&skl->port_lock);
-	accepted = swtim_evbuf_flush(&list->evbuf,
+	accepted = swtim_evbuf_flush(&list->evbuf, &skl->port,
 				     &list->stats.evtim_retry_count);
-	rte_spinlock_unlock(&skl->port_lock);
 	list->stats.ev_enq_count += accepted;
 	/* A one-shot timer stops counting once the device has its event. */
 	if (!skl->periodic)
@@ -136,8 +134,7 @@ skl_list_scan(struct skl_adapter *skl, struct skl_list *list,
 	      unsigned int lcore, uint64_t now)
 {
 	if (unlikely(list->evbuf.evs == NULL) &&
-	    swtim_evbuf_init(&list->evbuf, 0, skl->dev_id, skl->port_id,
-			     skl->socket) != 0)
+	    swtim_evbuf_init(&list->evbuf, 0, skl->socket) != 0)
 		return;	/* no memory: the timers wait for a later run */
 	if (now >= list->next_scan) {
 		list->next_scan = now + skl->tick_cycles;
@@ -171,10 +168,7 @@ skl_service_run(void *arg)
 	uint64_t now;
 	int32_t ret = -EAGAIN;
 
-	/* Pairs with skl_stop(): either it sees us inside, or we see it
-	 * has stopped the adapter. */
-	__atomic_fetch_add(&skl->in_service, 1, __ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&skl->running, __ATOMIC_SEQ_CST))
+	if (!swtim_gate_enter(&skl->gate))
 		goto out;
 	if (unlikely(rte_lcore_id() >= RTE_MAX_LCORE)) {
 		/* librte_timer indexes its per-lcore state by our lcore id. */
@@ -205,11 +199,8 @@ skl_service_run(void *arg)
 		__atomic_store_n(&list->scanning, 0, __ATOMIC_RELEASE);
 		ret = 0;
 	}
-	if (skl->evbuf_maintenance && rte_spinlock_trylock(&skl->port_lock)) {
-		rte_event_maintain(skl->dev_id, skl->port_id, 0);
-		rte_spinlock_unlock(&skl->port_lock);
-	}
+	swtim_evport_maintain(&skl->port);
 out:
-	__atomic_fetch_sub(&skl->in_service, 1, __ATOMIC_RELEASE);
+	swtim_gate_leave(&skl->gate);
 	return ret;
 }

@@ -15,7 +15,6 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
-#include <rte_pause.h>
 #include <rte_ring_elem.h>
 #include <rte_service.h>
 #include <rte_service_component.h>
@@ -107,16 +106,13 @@ whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	swtim_adapter_priv_set(adapter, whl);
 
 	whl->periodic = !!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
-	whl->dev_id = p->conf.event_dev_id;
-	whl->port_id = p->event_port_id;
-	whl->evbuf_maintenance = swtim_event_dev_needs_maintenance(whl->dev_id);
+	swtim_evport_init(&whl->port, p->conf.event_dev_id, p->event_port_id);
 	whl->socket = p->conf.socket_id;
 	whl->tick_cycles = p->tick_cycles;
 	whl->tick_div = rte_reciprocal_value_u64(whl->tick_cycles);
 	whl->start_cycles = rte_get_timer_cycles();
 	whl->budget.limit = p->conf.nb_timers;
 	rte_spinlock_init(&whl->poll_lock);
-	rte_spinlock_init(&whl->port_lock);
 
 	whl->wheels = rte_malloc_socket("swtim_whl_wheels",
 			RTE_MAX_LCORE * sizeof(whl->wheels[0]),
@@ -179,8 +175,7 @@ whl_start(struct swtim_adapter *adapter)
 {
 	struct whl_adapter *whl = swtim_adapter_priv(adapter);
 
-	__atomic_store_n(&whl->running, true, __ATOMIC_SEQ_CST);
-	return rte_service_component_runstate_set(whl->service_id, 1);
+	return swtim_gate_open(&whl->gate, whl->service_id);
 }
 
 static int
@@ -188,13 +183,7 @@ whl_stop(struct swtim_adapter *adapter)
 {
 	struct whl_adapter *whl = swtim_adapter_priv(adapter);
 
-	rte_service_component_runstate_set(whl->service_id, 0);
-	/* Pairs with whl_service_run(): a run that saw running set is
-	 * counted in in_service before it looked. */
-	__atomic_store_n(&whl->running, false, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&whl->in_service, __ATOMIC_SEQ_CST) != 0 ||
-	       rte_service_may_be_active(whl->service_id) == 1)
-		rte_pause();
+	swtim_gate_close(&whl->gate, whl->service_id);
 	return 0;
 }
 

@@ -67,6 +67,7 @@
 #include "swtim_budget.h"
 #include "swtim_driver.h"
 #include "swtim_evbuf.h"
+#include "swtim_service_gate.h"
 
 /* Bits of a tick count each level resolves, and slots per level. */
 #define WHL_LEVEL_BITS 6u
@@ -154,9 +155,6 @@ struct whl_adapter {
 	struct whl_timer *timers;
 	uint32_t nb_records;
 	bool periodic;
-	uint8_t dev_id;
-	uint8_t port_id;
-	bool evbuf_maintenance;	/* device wants rte_event_maintain() */
 	int socket;
 	uint64_t tick_cycles;
 	uint64_t start_cycles;	/* timer cycles at tick 0 */
@@ -174,12 +172,10 @@ struct whl_adapter {
 
 	/* Service. */
 	uint32_t service_id __rte_cache_aligned;
-	bool running;
-	uint32_t in_service;
+	struct swtim_service_gate gate;
 	uint64_t ticks_done;	/* last tick any run processed */
 	uint64_t adapter_tick_count;
-	/* An event port is not MT safe: service runs take turns on it. */
-	rte_spinlock_t port_lock;
+	struct swtim_evport port;
 };
 
 /** Tick that contains timer-cycle time now. */

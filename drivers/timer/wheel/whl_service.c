@@ -89,9 +89,8 @@ whl_wheel_flush(struct whl_adapter *whl, struct whl_wheel *w)
 {
 	uint32_t accepted;
 
-	rte_spinlock_lock(&whl->port_lock);
-	accepted = swtim_evbuf_flush(&w->evbuf, &w->stats.evtim_retry_count);
-	rte_spinlock_unlock(&whl->port_lock);
+	accepted = swtim_evbuf_flush(&w->evbuf, &whl->port,
+				     &w->stats.evtim_retry_count);
 	w->stats.ev_enq_count += accepted;
 	/* A one-shot timer stops counting once the device has its event. */
 	if (!whl->periodic)
@@ -106,8 +105,7 @@ whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w, uint64_t target)
 	uint32_t n, delivered;
 
 	if (unlikely(w->evbuf.evs == NULL) &&
-	    swtim_evbuf_init(&w->evbuf, 0, whl->dev_id, whl->port_id,
-			     whl->socket) != 0)
+	    swtim_evbuf_init(&w->evbuf, 0, whl->socket) != 0)
 		return;	/* no memory: the timers wait for a later run */
 	do {
 		rte_spinlock_lock(&w->lock);
@@ -150,10 +148,7 @@ whl_service_run(void *arg)
 	uint64_t target;
 	int32_t ret = -EAGAIN;
 
-	/* Pairs with whl_stop(): either it sees us inside, or we see it
-	 * has stopped the adapter. */
-	__atomic_fetch_add(&whl->in_service, 1, __ATOMIC_SEQ_CST);
-	if (!__atomic_load_n(&whl->running, __ATOMIC_SEQ_CST))
+	if (!swtim_gate_enter(&whl->gate))
 		goto out;
 
 	target = whl_tick_of(whl, rte_get_timer_cycles());
@@ -173,11 +168,8 @@ whl_service_run(void *arg)
 		__atomic_store_n(&w->scanning, 0, __ATOMIC_RELEASE);
 		ret = 0;
 	}
-	if (whl->evbuf_maintenance && rte_spinlock_trylock(&whl->port_lock)) {
-		rte_event_maintain(whl->dev_id, whl->port_id, 0);
-		rte_spinlock_unlock(&whl->port_lock);
-	}
+	swtim_evport_maintain(&whl->port);
 out:
-	__atomic_fetch_sub(&whl->in_service, 1, __ATOMIC_RELEASE);
+	swtim_gate_leave(&whl->gate);
 	return ret;
 }

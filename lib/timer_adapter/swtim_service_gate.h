@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+#ifndef SWTIM_SERVICE_GATE_H
+#define SWTIM_SERVICE_GATE_H
+
+/**
+ * @file
+ * The gate between a driver's service and the adapter's start/stop.
+ *
+ * Stop must return only once no service run is inside the adapter, also
+ * for runs made with rte_service_run_iter_on_app_lcore(), which the
+ * service framework's own bookkeeping does not see. A run counts itself
+ * in before it looks at the open flag and stop clears the flag before it
+ * waits for the count to drop; with both sequentially consistent, either
+ * stop sees the run or the run sees the closed gate.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_pause.h>
+#include <rte_service.h>
+#include <rte_service_component.h>
+
+/** The gate. */
+struct swtim_service_gate {
+	bool open;
+	uint32_t inside;
+};
+
+/**
+ * Enter at the start of a service run.
+ *
+ * @param g
+ *   The gate.
+ * @return
+ *   true if the adapter is started; either way call swtim_gate_leave().
+ */
+static inline bool
+swtim_gate_enter(struct swtim_service_gate *g)
+{
+	__atomic_fetch_add(&g->inside, 1, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&g->open, __ATOMIC_SEQ_CST);
+}
+
+/**
+ * Leave at the end of a service run.
+ *
+ * @param g
+ *   The gate.
+ */
+static inline void
+swtim_gate_leave(struct swtim_service_gate *g)
+{
+	__atomic_fetch_sub(&g->inside, 1, __ATOMIC_RELEASE);
+}
+
+/**
+ * Open the gate and let the service framework run the service.
+ *
+ * @param g
+ *   The gate.
+ * @param service_id
+ *   The driver's service.
+ * @return
+ *   0 or the error of rte_service_component_runstate_set().
+ */
+static inline int
+swtim_gate_open(struct swtim_service_gate *g, uint32_t service_id)
+{
+	__atomic_store_n(&g->open, true, __ATOMIC_SEQ_CST);
+	return rte_service_component_runstate_set(service_id, 1);
+}
+
+/**
+ * Close the gate and wait until no run is inside.
+ *
+ * @param g
+ *   The gate.
+ * @param service_id
+ *   The driver's service.
+ */
+static inline void
+swtim_gate_close(struct swtim_service_gate *g, uint32_t service_id)
+{
+	rte_service_component_runstate_set(service_id, 0);
+	__atomic_store_n(&g->open, false, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&g->inside, __ATOMIC_SEQ_CST) != 0 ||
+	       rte_service_may_be_active(service_id) == 1)
+		rte_pause();
+}
+
+#endif /* SWTIM_SERVICE_GATE_H */
