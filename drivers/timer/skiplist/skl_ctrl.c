@@ -58,26 +58,6 @@ skl_objs_create(struct skl_adapter *skl, uint16_t adapter_id,
 	return 0;
 }
 
-static int
-skl_service_register(struct skl_adapter *skl, uint16_t adapter_id, int socket)
-{
-	struct rte_service_spec spec;
-	int ret;
-
-	memset(&spec, 0, sizeof(spec));
-	snprintf(spec.name, sizeof(spec.name), "swtim_skl_%u", adapter_id);
-	spec.callback = skl_service_run;
-	spec.callback_userdata = skl;
-	spec.socket_id = socket;
-	/* Runs on several lcores at once split the lists between them. */
-	spec.capabilities = RTE_SERVICE_CAP_MT_SAFE;
-	ret = rte_service_component_register(&spec, &skl->service_id);
-	if (ret != 0)
-		SWTIM_LOG(ERR, "cannot register service %s: %d", spec.name,
-			  ret);
-	return ret;
-}
-
 static void skl_uninit(struct swtim_adapter *adapter);
 
 static int
@@ -102,7 +82,7 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	skl->budget.limit = p->conf.nb_timers;
 	skl->socket = socket;
 	swtim_evport_init(&skl->port, p->conf.event_dev_id, p->event_port_id);
-	rte_spinlock_init(&skl->poll_lock);
+	swtim_poll_set_init(&skl->polled);
 
 	ret = rte_timer_subsystem_init();
 	if (ret != 0 && ret != -EALREADY) {
@@ -119,7 +99,10 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 			      socket);
 	if (ret != 0)
 		goto fail;
-	ret = skl_service_register(skl, p->conf.timer_adapter_id, socket);
+	/* MT safe: runs on several lcores split the lists between them. */
+	ret = swtim_service_register("skl", p->conf.timer_adapter_id,
+				     skl_service_run, skl, socket, true,
+				     &skl->service_id);
 	if (ret != 0) {
 		skl->service_id = UINT32_MAX;
 		goto fail;
@@ -158,11 +141,12 @@ skl_uninit(struct swtim_adapter *adapter)
 		rte_service_component_unregister(skl->service_id);
 	}
 	if (skl->timer_data_id != UINT32_MAX) {
-		if (skl->n_poll_lcores > 0)
-			rte_timer_stop_all(skl->timer_data_id,
-					   skl->poll_lcores,
-					   skl->n_poll_lcores,
+		for (i = 0; i < skl->polled.count; i++) {
+			unsigned int lcore = skl->polled.ids[i];
+
+			rte_timer_stop_all(skl->timer_data_id, &lcore, 1,
 					   skl_timer_reclaim, skl);
+		}
 		rte_timer_data_dealloc(skl->timer_data_id);
 	}
 	for (i = 0; i < RTE_MAX_LCORE; i++) {
@@ -216,18 +200,8 @@ skl_stats_get(const struct swtim_adapter *adapter,
 	const struct skl_adapter *skl = swtim_adapter_priv(adapter);
 	unsigned int i;
 
-	for (i = 0; i < RTE_MAX_LCORE; i++) {
-		const struct skl_stats *s = &skl->lists[i].stats;
-
-		stats->evtim_exp_count += __atomic_load_n(&s->evtim_exp_count,
-							  __ATOMIC_RELAXED);
-		stats->ev_enq_count += __atomic_load_n(&s->ev_enq_count,
-						       __ATOMIC_RELAXED);
-		stats->evtim_retry_count += __atomic_load_n(
-			&s->evtim_retry_count, __ATOMIC_RELAXED);
-		stats->evtim_drop_count += __atomic_load_n(
-			&s->evtim_drop_count, __ATOMIC_RELAXED);
-	}
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		swtim_driver_stats_add(stats, &skl->lists[i].stats);
 	stats->adapter_tick_count = __atomic_load_n(&skl->adapter_tick_count,
 						    __ATOMIC_RELAXED);
 }
@@ -239,7 +213,7 @@ skl_stats_reset(struct swtim_adapter *adapter)
 	unsigned int i;
 
 	for (i = 0; i < RTE_MAX_LCORE; i++)
-		memset(&skl->lists[i].stats, 0, sizeof(skl->lists[i].stats));
+		swtim_driver_stats_reset(&skl->lists[i].stats);
 	__atomic_store_n(&skl->adapter_tick_count, 0, __ATOMIC_RELAXED);
 }
 

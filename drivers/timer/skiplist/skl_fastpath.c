@@ -52,7 +52,7 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	const uint16_t home = swtim_recycler_owner();
 	uint16_t budget, done = 0, chunk, got, i;
 
-	skl_poll_set_join(skl, lcore);
+	swtim_poll_set_join(&skl->polled, lcore);
 	budget = swtim_budget_take(&skl->budget, nb);
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, SKL_ARM_CHUNK);

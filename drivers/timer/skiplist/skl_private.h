@@ -46,9 +46,11 @@
 
 #include "swtim_budget.h"
 #include "swtim_driver.h"
+#include "swtim_driver_stats.h"
 #include "swtim_evbuf.h"
 #include "swtim_recycler.h"
-#include "swtim_service_gate.h"
+#include "swtim_poll_set.h"
+#include "swtim_service.h"
 
 /*
  * Timers armed from non-EAL threads (no lcore id) share the list of the
@@ -83,14 +85,6 @@ struct skl_timer {
 	uint16_t home;
 };
 
-/** Statistics of one list, written by the run that has claimed it. */
-struct skl_stats {
-	uint64_t evtim_exp_count;
-	uint64_t ev_enq_count;
-	uint64_t evtim_retry_count;
-	uint64_t evtim_drop_count;
-};
-
 /**
  * What the service keeps for one lcore's list. Guarded by the scanning
  * claim: one service run at a time scans a list.
@@ -103,7 +97,7 @@ struct skl_list {
 	struct swtim_evbuf evbuf;
 	/* Objects of timers expired in the running scan. */
 	struct skl_timer *free_list;
-	struct skl_stats stats;
+	struct swtim_driver_stats stats;
 } __rte_cache_aligned;
 
 /** The driver's per-adapter data. */
@@ -114,15 +108,12 @@ struct skl_adapter {
 	uint64_t tick_cycles;
 	struct swtim_recycler *recycler;
 	struct skl_timer *objs;		/* every timer object */
-	uint8_t in_poll_set[RTE_MAX_LCORE];
 
 	/* Timers armed and not yet cancelled or handed to the device. */
 	struct swtim_budget budget;
 
 	/* Lists the service scans: only those ever armed into. */
-	rte_spinlock_t poll_lock __rte_cache_aligned;
-	uint32_t n_poll_lcores;
-	unsigned int poll_lcores[RTE_MAX_LCORE];
+	struct swtim_poll_set polled;
 
 	/* Service side. */
 	uint32_t service_id __rte_cache_aligned;
@@ -133,25 +124,6 @@ struct skl_adapter {
 	struct swtim_evport port;
 	struct skl_list lists[RTE_MAX_LCORE];
 };
-
-/* Make the service scan this lcore's list from now on. */
-static __rte_always_inline void
-skl_poll_set_join(struct skl_adapter *skl, unsigned int lcore)
-{
-	uint32_t n;
-
-	if (likely(__atomic_load_n(&skl->in_poll_set[lcore], __ATOMIC_ACQUIRE)))
-		return;
-	rte_spinlock_lock(&skl->poll_lock);
-	if (!skl->in_poll_set[lcore]) {
-		n = skl->n_poll_lcores;
-		skl->poll_lcores[n] = lcore;
-		/* The service reads the count with acquire, then the ids. */
-		__atomic_store_n(&skl->n_poll_lcores, n + 1, __ATOMIC_RELEASE);
-		__atomic_store_n(&skl->in_poll_set[lcore], 1, __ATOMIC_RELEASE);
-	}
-	rte_spinlock_unlock(&skl->poll_lock);
-}
 
 /* skl_fastpath.c */
 uint16_t skl_arm_burst(const struct swtim_adapter *adapter,

@@ -58,7 +58,7 @@ skl_timer_expired(struct rte_timer *tim)
 			list->stats.evtim_drop_count++;
 		} else {
 			/* Try again at the next tick, on our own list. */
-			skl_poll_set_join(skl, rte_lcore_id());
+			swtim_poll_set_join(&skl->polled, rte_lcore_id());
 			rte_timer_alt_reset(skl->timer_data_id, tim,
 					    skl->tick_cycles, SINGLE,
 					    rte_lcore_id(), NULL, skl);
@@ -180,13 +180,13 @@ skl_service_run(void *arg)
 	 * that ran it, so the service's own list must be scanned too.
 	 */
 	if (skl->periodic)
-		skl_poll_set_join(skl, rte_lcore_id());
+		swtim_poll_set_join(&skl->polled, rte_lcore_id());
 
 	now = rte_get_timer_cycles();
 	skl_tick_account(skl, now);
-	n_lists = __atomic_load_n(&skl->n_poll_lcores, __ATOMIC_ACQUIRE);
+	n_lists = swtim_poll_set_count(&skl->polled);
 	for (i = 0; i < n_lists; i++) {
-		unsigned int lcore = skl->poll_lcores[i];
+		unsigned int lcore = skl->polled.ids[i];
 		struct skl_list *list = &skl->lists[lcore];
 
 		/* Unlocked hints: not due and nothing to flush. */

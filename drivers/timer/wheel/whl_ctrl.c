@@ -67,26 +67,6 @@ whl_records_create(struct whl_adapter *whl, uint16_t adapter_id,
 	return 0;
 }
 
-static int
-whl_service_register(struct whl_adapter *whl, uint16_t adapter_id)
-{
-	struct rte_service_spec spec;
-	int ret;
-
-	memset(&spec, 0, sizeof(spec));
-	snprintf(spec.name, sizeof(spec.name), "swtim_whl_%u", adapter_id);
-	spec.callback = whl_service_run;
-	spec.callback_userdata = whl;
-	spec.socket_id = whl->socket;
-	/* Runs on several lcores at once split the wheels between them. */
-	spec.capabilities = RTE_SERVICE_CAP_MT_SAFE;
-	ret = rte_service_component_register(&spec, &whl->service_id);
-	if (ret != 0)
-		SWTIM_LOG(ERR, "cannot register service %s: %d", spec.name,
-			  ret);
-	return ret;
-}
-
 static void whl_uninit(struct swtim_adapter *adapter);
 
 static int
@@ -112,7 +92,7 @@ whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	whl->tick_div = rte_reciprocal_value_u64(whl->tick_cycles);
 	whl->start_cycles = rte_get_timer_cycles();
 	whl->budget.limit = p->conf.nb_timers;
-	rte_spinlock_init(&whl->poll_lock);
+	swtim_poll_set_init(&whl->polled);
 
 	whl->wheels = rte_malloc_socket("swtim_whl_wheels",
 			RTE_MAX_LCORE * sizeof(whl->wheels[0]),
@@ -127,7 +107,10 @@ whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 				 p->conf.nb_timers);
 	if (ret != 0)
 		goto fail;
-	ret = whl_service_register(whl, p->conf.timer_adapter_id);
+	/* MT safe: runs on several lcores split the wheels between them. */
+	ret = swtim_service_register("whl", p->conf.timer_adapter_id,
+				     whl_service_run, whl, whl->socket, true,
+				     &whl->service_id);
 	if (ret != 0) {
 		whl->service_id = UINT32_MAX;
 		goto fail;
@@ -203,18 +186,8 @@ whl_stats_get(const struct swtim_adapter *adapter,
 	const struct whl_adapter *whl = swtim_adapter_priv(adapter);
 	unsigned int i;
 
-	for (i = 0; i < RTE_MAX_LCORE; i++) {
-		const struct whl_stats *s = &whl->wheels[i].stats;
-
-		stats->evtim_exp_count += __atomic_load_n(&s->evtim_exp_count,
-							  __ATOMIC_RELAXED);
-		stats->ev_enq_count += __atomic_load_n(&s->ev_enq_count,
-						       __ATOMIC_RELAXED);
-		stats->evtim_retry_count += __atomic_load_n(
-			&s->evtim_retry_count, __ATOMIC_RELAXED);
-		stats->evtim_drop_count += __atomic_load_n(
-			&s->evtim_drop_count, __ATOMIC_RELAXED);
-	}
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		swtim_driver_stats_add(stats, &whl->wheels[i].stats);
 	stats->adapter_tick_count = __atomic_load_n(&whl->adapter_tick_count,
 						    __ATOMIC_RELAXED);
 }
@@ -226,7 +199,7 @@ whl_stats_reset(struct swtim_adapter *adapter)
 	unsigned int i;
 
 	for (i = 0; i < RTE_MAX_LCORE; i++)
-		memset(&whl->wheels[i].stats, 0, sizeof(whl->wheels[i].stats));
+		swtim_driver_stats_reset(&whl->wheels[i].stats);
 	__atomic_store_n(&whl->adapter_tick_count, 0, __ATOMIC_RELAXED);
 }
 

@@ -54,7 +54,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	uint16_t budget, done = 0, chunk, got, i;
 	uint64_t now_tick;
 
-	whl_poll_set_join(whl, wheel_id);
+	swtim_poll_set_join(&whl->polled, wheel_id);
 	budget = swtim_budget_take(&whl->budget, nb);
 	if (unlikely(budget == 0))
 		goto out;

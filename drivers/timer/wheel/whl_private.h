@@ -66,8 +66,10 @@
 
 #include "swtim_budget.h"
 #include "swtim_driver.h"
+#include "swtim_driver_stats.h"
 #include "swtim_evbuf.h"
-#include "swtim_service_gate.h"
+#include "swtim_poll_set.h"
+#include "swtim_service.h"
 
 /* Bits of a tick count each level resolves, and slots per level. */
 #define WHL_LEVEL_BITS 6u
@@ -117,14 +119,6 @@ struct whl_timer {
 	uint8_t reserved[3];
 };
 
-/** Statistics of one wheel, written by the run that has claimed it. */
-struct whl_stats {
-	uint64_t evtim_exp_count;
-	uint64_t ev_enq_count;
-	uint64_t evtim_retry_count;
-	uint64_t evtim_drop_count;
-};
-
 /**
  * One lcore's wheel. The wheel proper and the cache are guarded by lock;
  * the event buffer and the stats by the scanning claim.
@@ -146,7 +140,7 @@ struct whl_wheel {
 	uint32_t cache[WHL_CACHE_SIZE];
 	/* Expiry events of this wheel waiting for the device, in order. */
 	struct swtim_evbuf evbuf;
-	struct whl_stats stats;
+	struct swtim_driver_stats stats;
 } __rte_cache_aligned;
 
 /** The driver's per-adapter data. */
@@ -161,14 +155,11 @@ struct whl_adapter {
 	struct rte_reciprocal_u64 tick_div;
 	struct rte_ring *free_ring;
 	struct whl_wheel *wheels;	/* RTE_MAX_LCORE of them */
-	uint8_t in_poll_set[RTE_MAX_LCORE];
 
 	struct swtim_budget budget;
 
 	/* Wheels the service scans: only those ever armed into. */
-	rte_spinlock_t poll_lock __rte_cache_aligned;
-	uint32_t nb_polled;
-	uint16_t polled[RTE_MAX_LCORE];
+	struct swtim_poll_set polled;
 
 	/* Service. */
 	uint32_t service_id __rte_cache_aligned;
@@ -206,25 +197,6 @@ uint32_t whl_cache_get(struct whl_adapter *whl, struct whl_wheel *w,
 		       uint32_t *idx, uint32_t n);
 void whl_cache_put(struct whl_adapter *whl, struct whl_wheel *w,
 		   uint32_t idx);
-
-/* Make the service scan this wheel from now on. */
-static __rte_always_inline void
-whl_poll_set_join(struct whl_adapter *whl, unsigned int wheel)
-{
-	if (likely(__atomic_load_n(&whl->in_poll_set[wheel],
-				   __ATOMIC_ACQUIRE)))
-		return;
-	rte_spinlock_lock(&whl->poll_lock);
-	if (!whl->in_poll_set[wheel]) {
-		whl->polled[whl->nb_polled] = wheel;
-		/* The service reads the count with acquire, then the ids. */
-		__atomic_store_n(&whl->nb_polled, whl->nb_polled + 1,
-				 __ATOMIC_RELEASE);
-		__atomic_store_n(&whl->in_poll_set[wheel], 1,
-				 __ATOMIC_RELEASE);
-	}
-	rte_spinlock_unlock(&whl->poll_lock);
-}
 
 /* whl_fastpath.c */
 uint16_t whl_arm_burst(const struct swtim_adapter *adapter,

@@ -153,9 +153,9 @@ whl_service_run(void *arg)
 
 	target = whl_tick_of(whl, rte_get_timer_cycles());
 	whl_ticks_account(whl, target);
-	nb_polled = __atomic_load_n(&whl->nb_polled, __ATOMIC_ACQUIRE);
+	nb_polled = swtim_poll_set_count(&whl->polled);
 	for (i = 0; i < nb_polled; i++) {
-		struct whl_wheel *w = &whl->wheels[whl->polled[i]];
+		struct whl_wheel *w = &whl->wheels[whl->polled.ids[i]];
 
 		/* Unlocked hints: nothing due and nothing to flush. */
 		if ((__atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) == 0 ||

@@ -2,12 +2,13 @@
  * Copyright(c) 2026 The swtim authors
  */
 
-#ifndef SWTIM_SERVICE_GATE_H
-#define SWTIM_SERVICE_GATE_H
+#ifndef SWTIM_SERVICE_H
+#define SWTIM_SERVICE_H
 
 /**
  * @file
- * The gate between a driver's service and the adapter's start/stop.
+ * What drivers' services share: registering one, and the gate between a
+ * service and the adapter's start/stop.
  *
  * Stop must return only once no service run is inside the adapter, also
  * for runs made with rte_service_run_iter_on_app_lcore(), which the
@@ -23,6 +24,30 @@
 #include <rte_pause.h>
 #include <rte_service.h>
 #include <rte_service_component.h>
+
+/**
+ * Register a driver's service, named "swtim_<driver>_<adapter id>".
+ *
+ * @param driver
+ *   Short driver name for the service name.
+ * @param adapter_id
+ *   The adapter.
+ * @param run
+ *   The service function.
+ * @param arg
+ *   Its argument.
+ * @param socket
+ *   NUMA socket.
+ * @param mt_safe
+ *   Whether runs on several lcores at once are allowed.
+ * @param[out] service_id
+ *   The service id.
+ * @return
+ *   0 or the error of rte_service_component_register().
+ */
+int swtim_service_register(const char *driver, uint16_t adapter_id,
+			   rte_service_func run, void *arg, int socket,
+			   bool mt_safe, uint32_t *service_id);
 
 /** The gate. */
 struct swtim_service_gate {
@@ -92,4 +117,4 @@ swtim_gate_close(struct swtim_service_gate *g, uint32_t service_id)
 		rte_pause();
 }
 
-#endif /* SWTIM_SERVICE_GATE_H */
+#endif /* SWTIM_SERVICE_H */

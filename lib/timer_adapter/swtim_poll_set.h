@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+#ifndef SWTIM_POLL_SET_H
+#define SWTIM_POLL_SET_H
+
+/**
+ * @file
+ * The set of per-lcore timer lists (or wheels) a driver's service scans:
+ * only those that have ever had a timer armed into them.
+ *
+ * Joining is race-free and lock-free after the first time: a member flag
+ * read with acquire keeps the lock off the arm path; the first arm from an
+ * lcore takes the lock, appends the id and publishes the new count with
+ * release. The service loads the count with acquire and reads only ids
+ * below it, which never change once written.
+ */
+
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_spinlock.h>
+
+/** The set. Initialise with swtim_poll_set_init(). */
+struct swtim_poll_set {
+	uint8_t member[RTE_MAX_LCORE];
+	rte_spinlock_t lock __rte_cache_aligned;
+	uint32_t count;
+	uint16_t ids[RTE_MAX_LCORE];
+};
+
+/**
+ * Initialise an empty set.
+ *
+ * @param set
+ *   The set (zeroed memory).
+ */
+static inline void
+swtim_poll_set_init(struct swtim_poll_set *set)
+{
+	rte_spinlock_init(&set->lock);
+}
+
+/**
+ * Add an id to the set if it is not there yet.
+ *
+ * @param set
+ *   The set.
+ * @param id
+ *   An lcore id (list or wheel), below RTE_MAX_LCORE.
+ */
+static __rte_always_inline void
+swtim_poll_set_join(struct swtim_poll_set *set, unsigned int id)
+{
+	if (likely(__atomic_load_n(&set->member[id], __ATOMIC_ACQUIRE)))
+		return;
+	rte_spinlock_lock(&set->lock);
+	if (!set->member[id]) {
+		set->ids[set->count] = id;
+		__atomic_store_n(&set->count, set->count + 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&set->member[id], 1, __ATOMIC_RELEASE);
+	}
+	rte_spinlock_unlock(&set->lock);
+}
+
+/**
+ * Number of ids the caller may read from set->ids.
+ *
+ * @param set
+ *   The set.
+ * @return
+ *   The count, loaded with acquire.
+ */
+static __rte_always_inline uint32_t
+swtim_poll_set_count(const struct swtim_poll_set *set)
+{
+	return __atomic_load_n(&set->count, __ATOMIC_ACQUIRE);
+}
+
+#endif /* SWTIM_POLL_SET_H */
