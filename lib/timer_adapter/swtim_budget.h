@@ -45,7 +45,8 @@ swtim_budget_take(struct swtim_budget *b, uint16_t want)
 	uint64_t n;
 
 	do {
-		n = RTE_MIN((uint64_t)want, b->limit - cur);
+		/* used can exceed limit for a moment: see swtim_budget_retake */
+		n = cur >= b->limit ? 0 : RTE_MIN((uint64_t)want, b->limit - cur);
 		if (n == 0)
 			return 0;
 	} while (!__atomic_compare_exchange_n(&b->used, &cur, cur + n, true,
@@ -67,6 +68,25 @@ swtim_budget_give(struct swtim_budget *b, uint64_t n)
 {
 	if (n != 0)
 		__atomic_fetch_sub(&b->used, n, __ATOMIC_RELEASE);
+}
+
+/**
+ * Take slots back unconditionally, even past the limit.
+ *
+ * For expiry events the device refused after their slots were given back
+ * ahead of the enqueue (see swtim_evbuf_flush()). Arms see a full budget
+ * until the events are accepted.
+ *
+ * @param b
+ *   The budget.
+ * @param n
+ *   Slots to take back.
+ */
+static inline void
+swtim_budget_retake(struct swtim_budget *b, uint64_t n)
+{
+	if (n != 0)
+		__atomic_fetch_add(&b->used, n, __ATOMIC_RELAXED);
 }
 
 #endif /* SWTIM_BUDGET_H */

@@ -79,7 +79,7 @@ swtim_evbuf_grow(struct swtim_evbuf *buf)
 
 uint32_t
 swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
-		  uint64_t *retries)
+		  struct swtim_budget *budget, uint64_t *retries)
 {
 	uint32_t n, first, accepted, total = 0, start;
 
@@ -89,8 +89,12 @@ swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
 		n = RTE_MIN(buf->tail - buf->head, (uint32_t)port->enq_burst);
 		/* Stop at the end of the array; the next loop wraps. */
 		n = RTE_MIN(n, buf->mask + 1 - first);
+		if (budget != NULL)
+			swtim_budget_give(budget, n);
 		accepted = rte_event_enqueue_new_burst(port->dev_id,
 				port->port_id, &buf->evs[first], n);
+		if (budget != NULL)
+			swtim_budget_retake(budget, n - accepted);
 		buf->head += accepted;
 		total += accepted;
 		if (accepted < n)

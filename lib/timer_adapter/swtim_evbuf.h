@@ -22,6 +22,8 @@
 #include <rte_eventdev.h>
 #include <rte_spinlock.h>
 
+#include "swtim_budget.h"
+
 /** Events the buffer starts with at least. */
 #define SWTIM_EVBUF_MIN 1024
 
@@ -140,10 +142,20 @@ swtim_evbuf_slot(struct swtim_evbuf *buf)
  * rte_errno is never read after a short enqueue: some devices leave it
  * stale.
  *
+ * A one-shot timer stops counting against nb_timers once its event is in
+ * the device, and an application that dequeues the event may arm another
+ * timer at once; so the events' slots are given back to the budget just
+ * before each enqueue call, and those of refused events taken back after
+ * it. Under back-pressure the budget may therefore be exceeded by up to
+ * one enqueue burst, for as long as the device refuses events.
+ *
  * @param buf
  *   The buffer.
  * @param port
  *   The port.
+ * @param budget
+ *   The budget the events' timers count against, or NULL (periodic
+ *   timers keep counting after each expiry).
  * @param[out] retries
  *   Incremented by the events that were new since the last flush and are
  *   still in the buffer (kept to be retried).
@@ -151,7 +163,7 @@ swtim_evbuf_slot(struct swtim_evbuf *buf)
  *   Events the device accepted.
  */
 uint32_t swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
-			   uint64_t *retries);
+			   struct swtim_budget *budget, uint64_t *retries);
 
 /**
  * Let the device move on events it holds for the port, if it needs that.

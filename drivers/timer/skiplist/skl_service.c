@@ -120,12 +120,11 @@ skl_list_flush(struct skl_adapter *skl, struct skl_list *list)
 {
 	uint32_t accepted;
 
+	/* A one-shot timer stops counting once the device has its event. */
 	accepted = swtim_evbuf_flush(&list->evbuf, &skl->port,
+				     skl->periodic ? NULL : &skl->budget,
 				     &list->stats.evtim_retry_count);
 	list->stats.ev_enq_count += accepted;
-	/* A one-shot timer stops counting once the device has its event. */
-	if (!skl->periodic)
-		swtim_budget_give(&skl->budget, accepted);
 }
 
 /* Scan a list this run has claimed, if a tick has passed, and flush. */

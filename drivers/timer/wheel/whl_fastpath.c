@@ -207,5 +207,11 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 	*ticks_remaining = deadline <= now ? 0 :
 		rte_reciprocal_divide_u64(deadline - now + whl->tick_cycles - 1,
 					  &whl->tick_div);
+	/*
+	 * The timer fires at a tick boundary up to one tick after its exact
+	 * deadline; right after arming that boundary can be timeout + 1
+	 * ticks away, but the timer has only timeout ticks to go.
+	 */
+	*ticks_remaining = RTE_MIN(*ticks_remaining, evtim->timeout_ticks);
 	return 0;
 }

@@ -89,12 +89,11 @@ whl_wheel_flush(struct whl_adapter *whl, struct whl_wheel *w)
 {
 	uint32_t accepted;
 
+	/* A one-shot timer stops counting once the device has its event. */
 	accepted = swtim_evbuf_flush(&w->evbuf, &whl->port,
+				     whl->periodic ? NULL : &whl->budget,
 				     &w->stats.evtim_retry_count);
 	w->stats.ev_enq_count += accepted;
-	/* A one-shot timer stops counting once the device has its event. */
-	if (!whl->periodic)
-		swtim_budget_give(&whl->budget, accepted);
 }
 
 /* Expire what is due on a wheel this run has claimed, and flush. */
