@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The swtim authors
+# shellcheck shell=bash
+#
+# Helpers shared by scripts/run.sh and scripts/test.sh. Source it; do not
+# run it. Every function returns non-zero on failure instead of exiting, so
+# that test.sh can count failures and carry on.
+#
+# Environment knobs:
+#   SWTIM_EAL_ARGS   EAL arguments for the example, replacing the defaults
+#                    from default_eal_args (split on whitespace)
+#   SWTIM_PREFIX     install prefix (default: <repo>/install)
+
+SWTIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD_RELEASE=$SWTIM_ROOT/build-release
+BUILD_ASAN=$SWTIM_ROOT/build-asan
+PREFIX=${SWTIM_PREFIX:-$SWTIM_ROOT/install}
+EXAMPLE_DIR=$SWTIM_ROOT/examples/arm_one
+EXAMPLE_BIN=$EXAMPLE_DIR/build/arm_one
+EXAMPLE_TIMEOUT_S=120
+
+# What building, installing and running swtim needs on Debian 12.
+# gcc does not pull in the C library headers without its recommends.
+# shellcheck disable=SC2034
+BUILD_PACKAGES=(libdpdk-dev meson ninja-build pkg-config gcc libc6-dev make
+		python3)
+# ASan and UBSan runtimes for gcc 12 (gcc-12 depends on them already;
+# listed so that a missing one is installed rather than a link failing).
+# shellcheck disable=SC2034
+SANITIZER_PACKAGES=(libasan8 libubsan1)
+
+# Set by install_release.
+PC_DIR=
+LIB_DIR=
+
+log() {
+	printf '==> %s\n' "$*"
+}
+
+err() {
+	printf 'error: %s\n' "$*" >&2
+}
+
+# ensure_packages PKG...: install, with apt, the packages that dpkg does
+# not list as installed. Does nothing (and needs no network) when all are.
+ensure_packages() {
+	local missing=() p sudo=
+
+	for p in "$@"; do
+		if [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" \
+			2>/dev/null)" != installed ]; then
+			missing+=("$p")
+		fi
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+
+	if [ "$(id -u)" -ne 0 ]; then
+		if command -v sudo >/dev/null 2>&1; then
+			sudo=sudo
+		else
+			err "missing packages: ${missing[*]}; run as root or install them"
+			return 1
+		fi
+	fi
+	log "installing missing packages: ${missing[*]}"
+	$sudo apt-get update || { err "apt-get update failed"; return 1; }
+	$sudo env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y --no-install-recommends "${missing[@]}" ||
+		{ err "apt-get install ${missing[*]} failed"; return 1; }
+}
+
+# meson_setup DIR OPTION...: configure DIR, or reconfigure it with these
+# options if it is already a build directory.
+meson_setup() {
+	local dir=$1
+
+	shift
+	if [ -f "$dir/meson-private/coredata.dat" ]; then
+		meson setup --reconfigure "$dir" "$SWTIM_ROOT" "$@"
+	else
+		rm -rf "$dir"
+		meson setup "$dir" "$SWTIM_ROOT" "$@"
+	fi
+}
+
+# build_release: optimised build with warnings as errors, tests included,
+# installing under $PREFIX.
+build_release() {
+	log "release build in ${BUILD_RELEASE#"$SWTIM_ROOT"/}"
+	meson_setup "$BUILD_RELEASE" --buildtype=release -Dwerror=true \
+		--prefix="$PREFIX" || return 1
+	ninja -C "$BUILD_RELEASE" || return 1
+}
+
+# build_asan: debug build with AddressSanitizer and UBSan.
+build_asan() {
+	log "ASan+UBSan build in ${BUILD_ASAN#"$SWTIM_ROOT"/}"
+	meson_setup "$BUILD_ASAN" --buildtype=debug -Dwerror=true \
+		-Db_sanitize=address,undefined -Db_lundef=false || return 1
+	ninja -C "$BUILD_ASAN" || return 1
+}
+
+# install_release: install the release build into a fresh $PREFIX and set
+# PC_DIR (where libswtim.pc is) and LIB_DIR (where libswtim.so is). meson
+# picks the libdir (lib/x86_64-linux-gnu on Debian), so look for them.
+install_release() {
+	local pc
+
+	log "installing into ${PREFIX}"
+	rm -rf "$PREFIX"
+	meson install -C "$BUILD_RELEASE" --quiet || return 1
+	pc=$(find "$PREFIX" -name libswtim.pc -path '*/pkgconfig/*' \
+		-print -quit)
+	if [ -z "$pc" ]; then
+		err "no libswtim.pc under $PREFIX after meson install"
+		return 1
+	fi
+	PC_DIR=$(dirname "$pc")
+	LIB_DIR=$(PKG_CONFIG_PATH=$PC_DIR pkg-config --variable=libdir \
+		libswtim) || return 1
+	if [ ! -e "$LIB_DIR/libswtim.so" ]; then
+		err "libswtim.pc names libdir $LIB_DIR, which has no libswtim.so"
+		return 1
+	fi
+}
+
+# build_example: build examples/arm_one against the installed library, the
+# way an application would (pkg-config only).
+build_example() {
+	if [ -z "$PC_DIR" ]; then
+		err "build_example: install_release has not run"
+		return 1
+	fi
+	log "building examples/arm_one against ${PC_DIR}"
+	make -C "$EXAMPLE_DIR" -B PKG_CONFIG_PATH="$PC_DIR" || return 1
+}
+
+# default_eal_args: print, one per line, EAL arguments for a small machine:
+# no hugepages, no PCI scan, no shared config, a private file prefix, an
+# event_dsw device, the main lcore 0 and service lcore 1 on the first two
+# CPUs this process may run on (the same CPU twice on a one-CPU machine).
+default_eal_args() {
+	local cpus c0 c1
+
+	cpus=$(python3 -c 'import os
+print(" ".join(str(c) for c in sorted(os.sched_getaffinity(0))))') ||
+		return 1
+	read -r c0 c1 _ <<<"$cpus"
+	c1=${c1:-$c0}
+	printf '%s\n' --no-huge -m 512 --no-shconf --no-pci \
+		--file-prefix "swtim_example_$$" --vdev=event_dsw0 \
+		--lcores "0@$c0,1@$c1" -s 0x2
+}
+
+# run_example [APP_OPTION...]: run the example built by build_example with
+# the library installed by install_release.
+run_example() {
+	local eal=() rc=0
+
+	if [ -n "${SWTIM_EAL_ARGS:-}" ]; then
+		read -r -a eal <<<"$SWTIM_EAL_ARGS"
+	else
+		mapfile -t eal < <(default_eal_args)
+		if [ ${#eal[@]} -eq 0 ]; then
+			err "cannot work out EAL arguments"
+			return 1
+		fi
+	fi
+	log "running: LD_LIBRARY_PATH=$LIB_DIR ${EXAMPLE_BIN#"$SWTIM_ROOT"/} ${eal[*]} -- $*"
+	LD_LIBRARY_PATH="$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		timeout -k 10 "$EXAMPLE_TIMEOUT_S" \
+		"$EXAMPLE_BIN" "${eal[@]}" -- "$@" || rc=$?
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		err "arm_one did not finish within ${EXAMPLE_TIMEOUT_S} s"
+	elif [ "$rc" -ne 0 ]; then
+		err "arm_one failed with exit status $rc"
+	fi
+	return "$rc"
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The swtim authors
+#
+# Build and test swtim. Run from anywhere, as root on a fresh Debian 12
+# machine (missing packages are installed with apt):
+#
+#   1. release build with -Dwerror=true and every meson test suite;
+#   2. ASan+UBSan debug build with -Dwerror=true and every meson test suite;
+#   3. install the release build, build examples/arm_one against the
+#      installed library and run it.
+#
+# Keeps going after a failure, exits non-zero if anything failed, and
+# prints as its very last line "N passed, M failed": meson's OK and
+# expected-fail counts as passed; fail, unexpected-pass and timeout as
+# failed; the example as one more test. A build that fails counts as one
+# failed test.
+
+set -uo pipefail
+
+# shellcheck source=scripts/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+PASSED=0
+FAILED=0
+
+pass() {
+	PASSED=$((PASSED + $1))
+}
+
+fail() {
+	FAILED=$((FAILED + $1))
+}
+
+# meson_test DIR [MESON_TEST_OPTION...]: run every test in DIR and add
+# meson's summary counts to PASSED and FAILED.
+meson_test() {
+	local dir=$1 out rc ok xfail bad upass tmo
+
+	shift
+	out=$dir/meson-logs/swtim-test-output.txt
+	log "meson test in ${dir#"$SWTIM_ROOT"/}"
+	meson test -C "$dir" --print-errorlogs "$@" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+
+	# Summary lines, e.g. "Ok:                 12"; the last ones win.
+	read -r ok xfail bad upass tmo < <(
+		sed 's/\x1b\[[0-9;]*m//g' "$out" | awk '
+			/^Ok:/			{ ok = $2 }
+			/^Expected Fail:/	{ xfail = $3 }
+			/^Fail:/		{ bad = $2 }
+			/^Unexpected Pass:/	{ upass = $3 }
+			/^Timeout:/		{ tmo = $2 }
+			END { print ok + 0, xfail + 0, bad + 0, upass + 0, tmo + 0 }')
+	pass $((ok + xfail))
+	fail $((bad + upass + tmo))
+	if [ "$rc" -ne 0 ] && [ $((bad + upass + tmo)) -eq 0 ]; then
+		# No failing test counted (no summary: the build or meson
+		# itself failed): count the run as one failure.
+		err "meson test in $dir failed (exit status $rc)"
+		fail 1
+	fi
+	return "$rc"
+}
+
+release_tests() {
+	if ! build_release; then
+		err "release build failed"
+		fail 1
+		return 1
+	fi
+	meson_test "$BUILD_RELEASE"
+}
+
+sanitizer_tests() {
+	if ! build_asan; then
+		err "ASan+UBSan build failed"
+		fail 1
+		return 1
+	fi
+	# Leak checking is off: EAL keeps memory until exit, and LeakSanitizer
+	# needs ptrace, which containers often forbid.
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1:abort_on_error=1:print_summary=1} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1:print_summary=1} \
+		meson_test "$BUILD_ASAN" --timeout-multiplier 3
+}
+
+example_test() {
+	log "example against the installed library"
+	# shellcheck disable=SC2119
+	if install_release && build_example && run_example; then
+		pass 1
+	else
+		err "example test failed"
+		fail 1
+		return 1
+	fi
+}
+
+main() {
+	cd "$SWTIM_ROOT" || exit 1
+	if ! ensure_packages "${BUILD_PACKAGES[@]}" \
+			"${SANITIZER_PACKAGES[@]}"; then
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+
+	release_tests
+	sanitizer_tests
+	example_test
+
+	echo "$PASSED passed, $FAILED failed"
+	[ "$FAILED" -eq 0 ]
+}
+
+main "$@"
