@@ -343,6 +343,33 @@ swtim_remaining_ticks_get(const struct swtim_adapter *adapter,
 			  uint64_t *ticks_remaining);
 
 /**
+ * When the adapter next needs its service to run.
+ *
+ * For applications that drive the service themselves (for example with
+ * rte_service_run_iter_on_app_lcore() on an lcore that also does other
+ * work) and want to sleep in between instead of polling. A timer armed
+ * after the call may be due earlier: ask again after arming.
+ *
+ * The wheel driver answers with its next expiry; the skiplist driver,
+ * which cannot look into librte_timer's lists, with its next tick while
+ * any timer is armed.
+ *
+ * Thread safety: MT safe.
+ *
+ * @param adapter
+ *   The adapter.
+ * @param[out] next_cycles
+ *   Time, in rte_get_timer_cycles() units, by which the service must run
+ *   again: 0 if it has work now (expiry events waiting for the device),
+ *   UINT64_MAX if no timer is armed.
+ * @return
+ *   0, or -EINVAL for a NULL/bad adapter or NULL next_cycles.
+ */
+int
+swtim_adapter_next_deadline(const struct swtim_adapter *adapter,
+			    uint64_t *next_cycles);
+
+/**
  * Single-timer convenience wrapper around swtim_arm_burst().
  *
  * @param adapter

@@ -98,6 +98,12 @@ struct swtim_driver_ops {
 	int (*remaining_ticks_get)(const struct swtim_adapter *adapter,
 				   const struct rte_event_timer *evtim,
 				   uint64_t *ticks_remaining);
+	/**
+	 * Timer-cycle time by which the service must run next: 0 if it has
+	 * work now, UINT64_MAX if nothing is armed. Never later than the
+	 * first expiry. MT safe against the fast path and the service.
+	 */
+	uint64_t (*next_deadline)(const struct swtim_adapter *adapter);
 };
 
 /** A timer driver. */

@@ -178,6 +178,16 @@ swtim_cancel_burst(const struct swtim_adapter *adapter,
 }
 
 int
+swtim_adapter_next_deadline(const struct swtim_adapter *adapter,
+			    uint64_t *next_cycles)
+{
+	if (!swtim_adapter_is_valid(adapter) || next_cycles == NULL)
+		return -EINVAL;
+	*next_cycles = adapter->ops->next_deadline(adapter);
+	return 0;
+}
+
+int
 swtim_remaining_ticks_get(const struct swtim_adapter *adapter,
 			  const struct rte_event_timer *evtim,
 			  uint64_t *ticks_remaining)

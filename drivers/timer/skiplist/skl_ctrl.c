@@ -68,7 +68,6 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	struct skl_adapter *skl;
 	int ret;
 
-	RTE_SET_USED(args);
 	skl = rte_zmalloc_socket("swtim_skl", sizeof(*skl),
 				 RTE_CACHE_LINE_SIZE, socket);
 	if (skl == NULL)
@@ -82,6 +81,9 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	skl->budget.limit = p->conf.nb_timers;
 	skl->socket = socket;
 	swtim_evport_init(&skl->port, p->conf.event_dev_id, p->event_port_id);
+	ret = swtim_idle_init(&skl->idle, args);
+	if (ret != 0)
+		goto fail;
 	swtim_poll_set_init(&skl->polled);
 
 	ret = rte_timer_subsystem_init();
@@ -229,9 +231,10 @@ static const struct swtim_driver_ops skl_ops = {
 	.arm_tmo_tick_burst = skl_arm_tmo_tick_burst,
 	.cancel_burst = skl_cancel_burst,
 	.remaining_ticks_get = skl_remaining_ticks_get,
+	.next_deadline = skl_next_deadline,
 };
 
-static const char *const skl_valid_args[] = { NULL };
+static const char *const skl_valid_args[] = { SWTIM_IDLE_ARG, NULL };
 
 static struct swtim_driver skl_driver = {
 	.name = "skiplist",

@@ -48,6 +48,7 @@
 #include "swtim_driver.h"
 #include "swtim_driver_stats.h"
 #include "swtim_evbuf.h"
+#include "swtim_idle.h"
 #include "swtim_recycler.h"
 #include "swtim_poll_set.h"
 #include "swtim_service.h"
@@ -122,6 +123,7 @@ struct skl_adapter {
 	uint64_t next_tick;	/* timer cycles of the next adapter tick */
 	uint64_t adapter_tick_count;
 	struct swtim_evport port;
+	struct swtim_idle idle;
 	struct skl_list lists[RTE_MAX_LCORE];
 };
 
@@ -139,5 +141,6 @@ int skl_remaining_ticks_get(const struct swtim_adapter *adapter,
 
 /* skl_service.c */
 int32_t skl_service_run(void *arg);
+uint64_t skl_next_deadline(const struct swtim_adapter *adapter);
 
 #endif /* SKL_PRIVATE_H */

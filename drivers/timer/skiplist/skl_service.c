@@ -114,8 +114,8 @@ skl_free_list_drain(struct skl_adapter *skl, struct skl_list *list)
 	list->free_list = NULL;
 }
 
-/* Offer a list's buffered events to the device. */
-static void
+/* Offer a list's buffered events to the device; return how many went. */
+static uint32_t
 skl_list_flush(struct skl_adapter *skl, struct skl_list *list)
 {
 	uint32_t accepted;
@@ -125,16 +125,23 @@ skl_list_flush(struct skl_adapter *skl, struct skl_list *list)
 				     skl->periodic ? NULL : &skl->budget,
 				     &list->stats.evtim_retry_count);
 	list->stats.ev_enq_count += accepted;
+	return accepted;
 }
 
-/* Scan a list this run has claimed, if a tick has passed, and flush. */
-static void
+/*
+ * Scan a list this run has claimed, if a tick has passed, and flush.
+ * Return whether anything expired or went to the device.
+ */
+static bool
 skl_list_scan(struct skl_adapter *skl, struct skl_list *list,
 	      unsigned int lcore, uint64_t now)
 {
+	uint64_t expired = list->stats.evtim_exp_count;
+	uint32_t sent = 0;
+
 	if (unlikely(list->evbuf.evs == NULL) &&
 	    swtim_evbuf_init(&list->evbuf, 0, skl->socket) != 0)
-		return;	/* no memory: the timers wait for a later run */
+		return false;	/* no memory: the timers wait for a later run */
 	if (now >= list->next_scan) {
 		list->next_scan = now + skl->tick_cycles;
 		RTE_PER_LCORE(skl_scanned) = list;
@@ -143,7 +150,36 @@ skl_list_scan(struct skl_adapter *skl, struct skl_list *list,
 		skl_free_list_drain(skl, list);
 	}
 	if (swtim_evbuf_count(&list->evbuf) != 0)
-		skl_list_flush(skl, list);
+		sent = skl_list_flush(skl, list);
+	return sent != 0 || list->stats.evtim_exp_count != expired;
+}
+
+/*
+ * librte_timer keeps its lists to itself, so the next deadline is the
+ * next scan of a list while any timer is armed or any event waits.
+ */
+static uint64_t
+skl_next_deadline_of(const struct skl_adapter *skl)
+{
+	uint32_t i, n_lists = swtim_poll_set_count(&skl->polled);
+	uint64_t next = UINT64_MAX;
+
+	for (i = 0; i < n_lists; i++) {
+		const struct skl_list *list = &skl->lists[skl->polled.ids[i]];
+
+		if (swtim_evbuf_count(&list->evbuf) != 0)
+			return 0;
+		next = RTE_MIN(next, __atomic_load_n(&list->next_scan,
+						     __ATOMIC_RELAXED));
+	}
+	return __atomic_load_n(&skl->budget.used, __ATOMIC_RELAXED) == 0 ?
+		UINT64_MAX : next;
+}
+
+uint64_t
+skl_next_deadline(const struct swtim_adapter *adapter)
+{
+	return skl_next_deadline_of(swtim_adapter_priv(adapter));
 }
 
 /* Count adapter ticks: the run that moves next_tick on counts one. */
@@ -166,6 +202,7 @@ skl_service_run(void *arg)
 	uint32_t i, n_lists;
 	uint64_t now;
 	int32_t ret = -EAGAIN;
+	bool worked = false;
 
 	if (!swtim_gate_enter(&skl->gate))
 		goto out;
@@ -194,11 +231,14 @@ skl_service_run(void *arg)
 			continue;
 		if (__atomic_exchange_n(&list->scanning, 1, __ATOMIC_ACQUIRE))
 			continue;	/* another service lcore has it */
-		skl_list_scan(skl, list, lcore, now);
+		worked |= skl_list_scan(skl, list, lcore, now);
 		__atomic_store_n(&list->scanning, 0, __ATOMIC_RELEASE);
 		ret = 0;
 	}
 	swtim_evport_maintain(&skl->port);
+	if (skl->idle.max_sleep_us != 0)
+		swtim_idle_after_run(&skl->idle, worked, worked ? 0 :
+			skl_next_deadline_of(skl));
 out:
 	swtim_gate_leave(&skl->gate);
 	return ret;

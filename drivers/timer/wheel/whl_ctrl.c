@@ -77,7 +77,6 @@ whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	unsigned int i;
 	int ret;
 
-	RTE_SET_USED(args);
 	whl = rte_zmalloc_socket("swtim_whl", sizeof(*whl),
 				 RTE_CACHE_LINE_SIZE, p->conf.socket_id);
 	if (whl == NULL)
@@ -87,6 +86,9 @@ whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 
 	whl->periodic = !!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
 	swtim_evport_init(&whl->port, p->conf.event_dev_id, p->event_port_id);
+	ret = swtim_idle_init(&whl->idle, args);
+	if (ret != 0)
+		goto fail;
 	whl->socket = p->conf.socket_id;
 	whl->tick_cycles = p->tick_cycles;
 	whl->tick_div = rte_reciprocal_value_u64(whl->tick_cycles);
@@ -215,9 +217,10 @@ static const struct swtim_driver_ops whl_ops = {
 	.arm_tmo_tick_burst = whl_arm_tmo_tick_burst,
 	.cancel_burst = whl_cancel_burst,
 	.remaining_ticks_get = whl_remaining_ticks_get,
+	.next_deadline = whl_next_deadline,
 };
 
-static const char *const whl_valid_args[] = { NULL };
+static const char *const whl_valid_args[] = { SWTIM_IDLE_ARG, NULL };
 
 static struct swtim_driver whl_driver = {
 	.name = "wheel",

@@ -68,6 +68,7 @@
 #include "swtim_driver.h"
 #include "swtim_driver_stats.h"
 #include "swtim_evbuf.h"
+#include "swtim_idle.h"
 #include "swtim_poll_set.h"
 #include "swtim_service.h"
 
@@ -167,6 +168,7 @@ struct whl_adapter {
 	uint64_t ticks_done;	/* last tick any run processed */
 	uint64_t adapter_tick_count;
 	struct swtim_evport port;
+	struct swtim_idle idle;
 };
 
 /** Tick that contains timer-cycle time now. */
@@ -191,6 +193,7 @@ void whl_wheel_link(struct whl_wheel *w, struct whl_timer *timers,
 		    uint32_t idx);
 void whl_wheel_unlink(struct whl_wheel *w, struct whl_timer *timers,
 		      uint32_t idx);
+uint64_t whl_wheel_next_tick(const struct whl_wheel *w);
 uint32_t whl_wheel_expire(struct whl_wheel *w, struct whl_timer *timers,
 			  uint64_t target, uint32_t limit, uint32_t *due);
 uint32_t whl_cache_get(struct whl_adapter *whl, struct whl_wheel *w,
@@ -212,5 +215,6 @@ int whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 
 /* whl_service.c */
 int32_t whl_service_run(void *arg);
+uint64_t whl_next_deadline(const struct swtim_adapter *adapter);
 
 #endif /* WHL_PRIVATE_H */

@@ -83,8 +83,8 @@ whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
 	rte_spinlock_unlock(&w->lock);
 }
 
-/* Offer a wheel's events to the device. */
-static void
+/* Offer a wheel's events to the device; return how many went. */
+static uint32_t
 whl_wheel_flush(struct whl_adapter *whl, struct whl_wheel *w)
 {
 	uint32_t accepted;
@@ -94,18 +94,22 @@ whl_wheel_flush(struct whl_adapter *whl, struct whl_wheel *w)
 				     whl->periodic ? NULL : &whl->budget,
 				     &w->stats.evtim_retry_count);
 	w->stats.ev_enq_count += accepted;
+	return accepted;
 }
 
-/* Expire what is due on a wheel this run has claimed, and flush. */
-static void
+/*
+ * Expire what is due on a wheel this run has claimed, and flush. Return
+ * whether anything expired or went to the device.
+ */
+static bool
 whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w, uint64_t target)
 {
 	uint32_t due[WHL_EXPIRE_CHUNK];
-	uint32_t n, delivered;
+	uint32_t n, delivered, expired = 0, sent = 0;
 
 	if (unlikely(w->evbuf.evs == NULL) &&
 	    swtim_evbuf_init(&w->evbuf, 0, whl->socket) != 0)
-		return;	/* no memory: the timers wait for a later run */
+		return false;	/* no memory: the timers wait for a later run */
 	do {
 		rte_spinlock_lock(&w->lock);
 		n = whl_wheel_expire(w, whl->timers, target, RTE_DIM(due), due);
@@ -114,13 +118,44 @@ whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w, uint64_t target)
 			break;
 		delivered = whl_chunk_deliver(whl, w, due, n);
 		whl_chunk_recycle(whl, w, due, n, delivered);
+		expired += delivered;
 		if (unlikely(delivered < n)) {
 			SWTIM_LOG(ERR, "no memory for expiry events; retrying");
 			break;
 		}
 	} while (n == RTE_DIM(due));
 	if (swtim_evbuf_count(&w->evbuf) != 0)
-		whl_wheel_flush(whl, w);
+		sent = whl_wheel_flush(whl, w);
+	return expired != 0 || sent != 0;
+}
+
+/* The start of the earliest tick at which any wheel has work. */
+static uint64_t
+whl_next_deadline_of(struct whl_adapter *whl)
+{
+	uint32_t i, nb_polled = swtim_poll_set_count(&whl->polled);
+	uint64_t tick = UINT64_MAX;
+
+	for (i = 0; i < nb_polled; i++) {
+		struct whl_wheel *w = &whl->wheels[whl->polled.ids[i]];
+
+		if (swtim_evbuf_count(&w->evbuf) != 0)
+			return 0;
+		if (__atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) == 0)
+			continue;
+		rte_spinlock_lock(&w->lock);
+		tick = RTE_MIN(tick, whl_wheel_next_tick(w));
+		rte_spinlock_unlock(&w->lock);
+	}
+	/* A timer is due once its tick has started. */
+	return tick == UINT64_MAX ? UINT64_MAX :
+		whl->start_cycles + tick * whl->tick_cycles;
+}
+
+uint64_t
+whl_next_deadline(const struct swtim_adapter *adapter)
+{
+	return whl_next_deadline_of(swtim_adapter_priv(adapter));
 }
 
 /* Count the ticks the adapter has moved through, once whoever sees them. */
@@ -146,6 +181,7 @@ whl_service_run(void *arg)
 	uint32_t i, nb_polled;
 	uint64_t target;
 	int32_t ret = -EAGAIN;
+	bool worked = false;
 
 	if (!swtim_gate_enter(&whl->gate))
 		goto out;
@@ -163,11 +199,14 @@ whl_service_run(void *arg)
 			continue;
 		if (__atomic_exchange_n(&w->scanning, 1, __ATOMIC_ACQUIRE))
 			continue;	/* another service lcore has it */
-		whl_wheel_scan(whl, w, target);
+		worked |= whl_wheel_scan(whl, w, target);
 		__atomic_store_n(&w->scanning, 0, __ATOMIC_RELEASE);
 		ret = 0;
 	}
 	swtim_evport_maintain(&whl->port);
+	if (whl->idle.max_sleep_us != 0)
+		swtim_idle_after_run(&whl->idle, worked, worked ? 0 :
+			whl_next_deadline_of(whl));
 out:
 	swtim_gate_leave(&whl->gate);
 	return ret;

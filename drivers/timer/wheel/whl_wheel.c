@@ -103,8 +103,8 @@ whl_wheel_unlink(struct whl_wheel *w, struct whl_timer *timers, uint32_t idx)
  * is the first tick of that slot's range (nothing has cascaded it yet);
  * otherwise only the slots after it can hold timers.
  */
-static uint64_t
-whl_next_event(const struct whl_wheel *w)
+uint64_t
+whl_wheel_next_tick(const struct whl_wheel *w)
 {
 	uint64_t cur = w->cur, best = UINT64_MAX;
 	unsigned int levels = w->level_map;
@@ -163,7 +163,7 @@ whl_wheel_expire(struct whl_wheel *w, struct whl_timer *timers,
 	uint64_t tick;
 
 	while (n < limit) {
-		tick = whl_next_event(w);
+		tick = whl_wheel_next_tick(w);
 		if (tick > target) {
 			if (w->cur <= target)
 				w->cur = target + 1;
