@@ -1,0 +1,400 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * Stress: back-pressure. The event devices here take few events in
+ * flight (nb_events_limit 512, adapter port new_event_threshold 256) and
+ * the worker stops dequeuing for a while, so the device refuses the
+ * adapter's enqueues. Expiries must be kept and retried, never dropped,
+ * one-shot and periodic alike: every expiry arrives exactly once,
+ * evtim_retry_count > 0, and in the end ev_enq_count == evtim_exp_count
+ * == what the worker received.
+ *
+ * Run on event_dsw (credits per port) and event_sw (a scheduling
+ * service). Thresholds stay at 128 or more: event_sw can stall for good
+ * with tiny ones, which would test event_sw rather than the adapter.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include "swtim_test.h"
+
+#define TICK_NS		(1000 * 1000)		/* 1 ms */
+#define MAX_TMO_NS	(1000 * 1000 * 1000)	/* 1 s */
+#define EVENTS_LIMIT	512
+#define PORT_THRESHOLD	256
+/* How long the worker stops dequeuing. */
+#define PAUSE_MS	300
+/* Generous: the backlog drains through a device that takes 512 at once. */
+#define DELIVER_MS	5000
+#define ID		8
+#define TAG		UINT64_C(0xb9e5000000000000)
+#define TAG_MASK	UINT64_C(0xffff000000000000)
+
+static struct swt_evdev sw_dev;
+
+/* port < 0: the library adds a port (with the device's defaults). */
+static struct swtim_adapter *
+mk_adapter_port(const struct swt_evdev *dev, uint64_t nb_timers,
+		uint64_t flags, int port)
+{
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, nb_timers, flags);
+	struct swtim_adapter *a;
+
+	c.event_dev_id = dev->dev_id;
+	a = swt_adapter_create(&c, port);
+	if (a != NULL && swt_adapter_start(a) != 0)
+		return NULL;
+	return a;
+}
+
+static struct swtim_adapter *
+mk_adapter(const struct swt_evdev *dev, uint64_t nb_timers, uint64_t flags)
+{
+	return mk_adapter_port(dev, nb_timers, flags, dev->app_port);
+}
+
+/*
+ * Dequeue until want events came (or timeout), counting per timer; an
+ * event seen twice or unknown fails.
+ */
+static int
+receive(const struct swt_evdev *dev, const struct rte_event_timer *t,
+	uint32_t *seen, unsigned int n, bool once, unsigned int want,
+	unsigned int timeout_ms, unsigned int *total)
+{
+	struct rte_event evs[32];
+	uint64_t end = swt_now() + swt_ms_to_cycles(timeout_ms);
+	unsigned int i;
+	uint16_t k, j;
+
+	while (*total < want && swt_now() < end) {
+		k = swt_dequeue(dev, evs, RTE_DIM(evs));
+		if (k == 0)
+			swt_idle();
+		for (j = 0; j < k; j++) {
+			SWT_ASSERT((evs[j].u64 & TAG_MASK) == TAG, "u64 %#"
+				   PRIx64, evs[j].u64);
+			i = evs[j].u64 & ~TAG_MASK;
+			SWT_ASSERT(i < n, "u64 %#" PRIx64, evs[j].u64);
+			SWT_ASSERT(!once || seen[i] == 0,
+				   "timer %u delivered twice", i);
+			SWT_ASSERT_EQ(evs[j].event_type, RTE_EVENT_TYPE_TIMER);
+			SWT_ASSERT_EQ(evs[j].queue_id, t[i].ev.queue_id);
+			if (once)
+				SWT_ASSERT_EQ(t[i].state,
+					      RTE_EVENT_TIMER_NOT_ARMED);
+			seen[i]++;
+			(*total)++;
+		}
+	}
+	return SWT_PASS;
+}
+
+/* Every count settled: enqueued == expired, nothing dropped. */
+static int
+check_stats(struct swtim_adapter *a, unsigned int received)
+{
+	struct rte_event_timer_adapter_stats st;
+
+	SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
+	printf("    exp %" PRIu64 " enq %" PRIu64 " retry %" PRIu64
+	       " drop %" PRIu64 " inv %" PRIu64 ", received %u\n",
+	       st.evtim_exp_count, st.ev_enq_count, st.evtim_retry_count,
+	       st.evtim_drop_count, st.ev_inv_count, received);
+	SWT_ASSERT(st.evtim_retry_count > 0, "no retries: no back-pressure");
+	SWT_ASSERT_EQ(st.ev_enq_count, st.evtim_exp_count);
+	SWT_ASSERT_EQ(st.ev_enq_count, received);
+	SWT_ASSERT_EQ(st.evtim_drop_count, 0);
+	SWT_ASSERT_EQ(st.ev_inv_count, 0);
+	return SWT_PASS;
+}
+
+static int
+oneshot(const struct swt_evdev *dev, bool stop_while_blocked)
+{
+	const unsigned int n = 3000;
+	struct swtim_adapter *a = mk_adapter(dev, n, 0);
+	struct rte_event_timer *t = swt_timers(n);
+	struct rte_event_timer **p = swt_timer_ptrs(t, n);
+	uint32_t *seen = swt_calloc(n, sizeof(*seen));
+	uint64_t rnd = swt_seed();
+	unsigned int i, total = 0;
+
+	SWT_ASSERT(a != NULL && t != NULL && p != NULL && seen != NULL,
+		   "setup: %s", rte_strerror(rte_errno));
+	for (i = 0; i < n; i++)
+		swt_timer_init(&t[i], i & 1 ? SWT_Q_ATOMIC : SWT_Q_PARALLEL,
+			       TAG | i, swt_rand_range(&rnd, 10, 50));
+	SWT_ASSERT_BURST(swtim_arm_burst(a, p, n), n, 0);
+
+	/* The worker looks away; the device fills up and refuses. */
+	swt_sleep_ms(PAUSE_MS);
+	if (stop_while_blocked) {
+		/*
+		 * Expiries taken from the lists but refused by the device
+		 * are kept across stop and start.
+		 */
+		SWT_ASSERT_OK(swtim_adapter_stop(a));
+		SWT_ASSERT_OK(receive(dev, t, seen, n, true, n, 200, &total));
+		SWT_ASSERT(total < n, "no back-pressure: all %u came", n);
+		swt_sleep_ms(50);
+		SWT_ASSERT_OK(swtim_adapter_start(a));
+	}
+	SWT_ASSERT_OK(receive(dev, t, seen, n, true, n, DELIVER_MS, &total));
+	SWT_ASSERT_EQ(total, n);
+	SWT_ASSERT_EQ(swt_drain(dev, 50), 0);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	return check_stats(a, total);
+}
+
+/*
+ * Periodic timers keep firing while the device refuses: their expiries
+ * are kept too. After cancel, everything counted as expired arrives.
+ */
+static int
+periodic(const struct swt_evdev *dev)
+{
+	const unsigned int n = 50;
+	struct swtim_adapter *a =
+		mk_adapter(dev, n, RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
+	struct rte_event_timer *t = swt_timers(n);
+	uint32_t *seen = swt_calloc(n, sizeof(*seen));
+	struct rte_event_timer_adapter_stats st;
+	unsigned int i, total = 0;
+	uint64_t end;
+
+	SWT_ASSERT(a != NULL && t != NULL && seen != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	for (i = 0; i < n; i++) {
+		swt_timer_init(&t[i], SWT_Q_PARALLEL, TAG | i, 1 + i % 2);
+		SWT_ASSERT_BURST(swtim_arm(a, &t[i]), 1, 0);
+	}
+	swt_sleep_ms(PAUSE_MS);
+	/* Dequeue a while, with the periods still running. */
+	SWT_ASSERT_OK(receive(dev, t, seen, n, false, UINT32_MAX, 200,
+			      &total));
+	for (i = 0; i < n; i++)
+		SWT_ASSERT(swt_cancel_retry(a, &t[i]) == 1, "cancel %u: %s",
+			   i, rte_strerror(rte_errno));
+	/* Until every expiry counted has been enqueued and received. */
+	end = swt_now() + swt_ms_to_cycles(DELIVER_MS);
+	do {
+		SWT_ASSERT_OK(receive(dev, t, seen, n, false, UINT32_MAX, 20,
+				      &total));
+		SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
+	} while ((st.ev_enq_count != st.evtim_exp_count ||
+		  total != st.ev_enq_count) && swt_now() < end);
+	total += swt_drain(dev, 50);
+	for (i = 0; i < n; i++)
+		SWT_ASSERT(seen[i] > 0, "timer %u never delivered", i);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	return check_stats(a, total);
+}
+
+/*
+ * Free while the device refuses: the kept expiries are discarded with
+ * the adapter; nothing of it reaches the device afterwards, and an
+ * adapter created again with the same id and port starts clean.
+ */
+static int
+free_while_blocked(const struct swt_evdev *dev, int port)
+{
+	const unsigned int n = 3000;
+	struct swtim_adapter *a = mk_adapter_port(dev, n, 0, port);
+	struct rte_event_timer *t = swt_timers(n + 1);
+	struct rte_event_timer **p = swt_timer_ptrs(t, n);
+	struct rte_event ev;
+	unsigned int i, got;
+
+	SWT_ASSERT(a != NULL && t != NULL && p != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	for (i = 0; i < n; i++)
+		swt_timer_init(&t[i], SWT_Q_PARALLEL, TAG | i, 1 + i % 20);
+	SWT_ASSERT_BURST(swtim_arm_burst(a, p, n), n, 0);
+	swt_sleep_ms(PAUSE_MS);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	SWT_ASSERT_OK(swtim_adapter_free(a));
+	/* What the device had accepted; then silence. */
+	got = swt_drain(dev, 50);
+	SWT_ASSERT(got < n, "no back-pressure: all %u came", n);
+	SWT_ASSERT_EQ(swt_drain(dev, 100), 0);
+
+	/* With port < 0, this create reuses the port the first one added. */
+	a = mk_adapter_port(dev, n, 0, port);
+	SWT_ASSERT(a != NULL, "%s", rte_strerror(rte_errno));
+	swt_timer_init(&t[n], SWT_Q_ATOMIC, TAG | n, 1);
+	SWT_ASSERT_BURST(swtim_arm(a, &t[n]), 1, 0);
+	SWT_ASSERT_EQ(swt_collect(dev, &ev, 1, 2000), 1);
+	SWT_ASSERT_EQ(ev.u64, TAG | n);
+	SWT_ASSERT_EQ(swt_drain(dev, 50), 0);
+	return SWT_PASS;
+}
+
+static int
+free_while_blocked_dsw(void)
+{
+	return free_while_blocked(&swt_dev, swt_dev.app_port);
+}
+
+static int
+free_while_blocked_sw(void)
+{
+	return free_while_blocked(&sw_dev, sw_dev.app_port);
+}
+
+/* The same through a port the library added to the device, then reused. */
+static int
+free_while_blocked_added_port_dsw(void)
+{
+	return free_while_blocked(&swt_dev, -1);
+}
+
+static int
+free_while_blocked_added_port_sw(void)
+{
+	return free_while_blocked(&sw_dev, -1);
+}
+
+/*
+ * Cancel everything while the device refuses and expiries wait in the
+ * adapter: each timer ends cancelled (never delivered) or expired
+ * (delivered exactly once), whichever cancel said.
+ */
+static int
+cancel_while_blocked(const struct swt_evdev *dev)
+{
+	const unsigned int n = 3000;
+	struct swtim_adapter *a = mk_adapter(dev, n, 0);
+	struct rte_event_timer *t = swt_timers(n);
+	struct rte_event_timer **p = swt_timer_ptrs(t, n);
+	uint32_t *seen = swt_calloc(n, sizeof(*seen));
+	uint8_t *cancelled = swt_calloc(n, 1);
+	struct rte_event_timer_adapter_stats st;
+	unsigned int i, nb_cancelled = 0, total = 0;
+	uint64_t rnd = swt_seed();
+
+	SWT_ASSERT(a != NULL && t != NULL && p != NULL && seen != NULL &&
+		   cancelled != NULL, "setup: %s", rte_strerror(rte_errno));
+	for (i = 0; i < n; i++)
+		swt_timer_init(&t[i], SWT_Q_PARALLEL, TAG | i,
+			       swt_rand_range(&rnd, 10, 400));
+	SWT_ASSERT_BURST(swtim_arm_burst(a, p, n), n, 0);
+	swt_sleep_ms(PAUSE_MS);
+	for (i = 0; i < n; i++) {
+		if (swt_cancel_retry(a, &t[i]) == 1) {
+			cancelled[i] = 1;
+			nb_cancelled++;
+			continue;
+		}
+		SWT_ASSERT(rte_errno == EINVAL, "cancel %u: %s", i,
+			   rte_strerror(rte_errno));
+	}
+	SWT_ASSERT_OK(receive(dev, t, seen, n, true, n - nb_cancelled,
+			      DELIVER_MS, &total));
+	total += swt_drain(dev, 100);
+	for (i = 0; i < n; i++) {
+		SWT_ASSERT(!cancelled[i] || seen[i] == 0,
+			   "timer %u cancelled and delivered", i);
+		SWT_ASSERT(cancelled[i] || seen[i] == 1,
+			   "timer %u expired, delivered %u times", i, seen[i]);
+	}
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
+	printf("    %u cancelled, %u delivered, retry %" PRIu64 "\n",
+	       nb_cancelled, total, st.evtim_retry_count);
+	SWT_ASSERT_EQ(st.ev_enq_count, total);
+	SWT_ASSERT(st.evtim_retry_count > 0, "no back-pressure");
+	return SWT_PASS;
+}
+
+static int
+cancel_while_blocked_dsw(void)
+{
+	return cancel_while_blocked(&swt_dev);
+}
+
+static int
+cancel_while_blocked_sw(void)
+{
+	return cancel_while_blocked(&sw_dev);
+}
+
+static int
+oneshot_dsw(void)
+{
+	return oneshot(&swt_dev, false);
+}
+
+static int
+oneshot_sw(void)
+{
+	return oneshot(&sw_dev, false);
+}
+
+static int
+oneshot_stop_while_blocked_dsw(void)
+{
+	return oneshot(&swt_dev, true);
+}
+
+static int
+oneshot_stop_while_blocked_sw(void)
+{
+	return oneshot(&sw_dev, true);
+}
+
+static int
+periodic_dsw(void)
+{
+	return periodic(&swt_dev);
+}
+
+static int
+periodic_sw(void)
+{
+	return periodic(&sw_dev);
+}
+
+static const struct swt_case cases[] = {
+	SWT_CASE(oneshot_dsw),
+	SWT_CASE(oneshot_sw),
+	SWT_CASE(oneshot_stop_while_blocked_dsw),
+	SWT_CASE(oneshot_stop_while_blocked_sw),
+	SWT_CASE(periodic_dsw),
+	SWT_CASE(periodic_sw),
+	SWT_CASE(free_while_blocked_dsw),
+	SWT_CASE(free_while_blocked_sw),
+	SWT_CASE(free_while_blocked_added_port_dsw),
+	SWT_CASE(free_while_blocked_added_port_sw),
+	SWT_CASE(cancel_while_blocked_dsw),
+	SWT_CASE(cancel_while_blocked_sw),
+};
+
+int
+main(int argc, char **argv)
+{
+	static const char *const vdevs[] = {
+		"event_dsw0", "event_sw0", NULL
+	};
+	struct swt_evdev_conf dsw = {
+		.name = "event_dsw0",
+		.nb_app_ports = 1,
+		.nb_events_limit = EVENTS_LIMIT,
+		.app_new_event_threshold = PORT_THRESHOLD,
+	};
+	struct swt_evdev_conf sw = dsw;
+	int ret;
+
+	sw.name = "event_sw0";
+	if (swt_init(argc, argv, vdevs) != 0)
+		return 1;
+	if (swt_evdev_setup(&dsw, &swt_dev) != 0 ||
+	    swt_evdev_setup(&sw, &sw_dev) != 0)
+		return swt_fini(1);
+	ret = swt_run(cases, RTE_DIM(cases));
+	return swt_fini(ret);
+}

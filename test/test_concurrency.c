@@ -1,0 +1,448 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * Stress: four producer lcores and one non-EAL pthread arm and cancel
+ * their timers concurrently, re-arming each as soon as it is NOT_ARMED
+ * or CANCELED again, while the main lcore dequeues. With two CPUs the
+ * producers float over both and are preempted at random points, which is
+ * what shakes out races.
+ *
+ * Every arming carries a generation in ev.u64. Producers book each
+ * arming's outcome (cancelled, or not); the main lcore counts deliveries
+ * per arming. At the end every arming not cancelled was delivered
+ * exactly once and no cancelled arming was delivered. An arming whose
+ * re-arm changed ev.u64 while its previous event was still being built
+ * would show up as a wrong or doubled generation.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "swtim_test.h"
+
+#define TICK_NS		(100 * 1000)		/* 100 us */
+#define MAX_TMO_NS	(1000 * 1000 * 1000)	/* 1 s */
+#define MAX_TICKS	50			/* timeouts up to 5 ms */
+#define ID		6
+#define APP_PORT	1
+
+#define NB_PROD		(SWT_NB_PRODUCER_LCORES + 1)	/* + the pthread */
+#define PER_PROD	1000
+/* Armings per timer; generation 0 means never armed. */
+#define MAX_GEN		256
+/* How long producers keep going; the whole case stays well under 10 s. */
+#define PRODUCE_MS	2000
+#define BURST		16
+/* How often the stop/start variant stops the adapter. */
+#define TOGGLE_MS	10
+
+/*
+ * Room for every timer armed plus, per timer, expiries not yet handed
+ * to the device (a NOT_ARMED timer's event may still be on its way and
+ * count against nb_timers). Running out would be legal, so ENOSPC is
+ * only counted, but it should not happen with this much room.
+ */
+#define NB_TIMERS	(NB_PROD * PER_PROD * 3)
+
+enum outcome { NONE = 0, ARMED, CANCELLED, EXPIRED };
+
+struct prod {
+	unsigned int id;
+	struct rte_event_timer *t;
+	uint8_t *gen;		/* current generation per timer */
+	uint8_t *outcome;	/* [timer][gen] */
+	uint64_t rnd;
+	uint64_t arms, cancels, late_cancels, eagain, enospc;
+	volatile int done;
+	int ret;
+};
+
+static struct {
+	const struct swtim_adapter *a;
+	uint64_t end;
+	struct prod p[NB_PROD];
+	uint8_t *delivered;	/* [prod][timer][gen], main lcore only */
+} ctx;
+
+static inline uint64_t
+tag(unsigned int p, unsigned int i, unsigned int g)
+{
+	return ((uint64_t)p << 40) | ((uint64_t)i << 8) | g;
+}
+
+static inline size_t
+slot(unsigned int i, unsigned int g)
+{
+	return (size_t)i * MAX_GEN + g;
+}
+
+/*
+ * Arm nb timers of p (indices in idx). Returns how many were armed (the
+ * front), or -1; those left over never had their generation.
+ */
+static int
+prod_arm(struct prod *p, struct rte_event_timer **b, unsigned int *idx,
+	 unsigned int nb)
+{
+	unsigned int done, j;
+
+	rte_errno = 0;
+	done = swtim_arm_burst(ctx.a, b, nb);
+	p->arms += done;
+	if (done == nb)
+		return done;
+	if (rte_errno != ENOSPC) {
+		swt_fail(__FILE__, __LINE__, "prod %u: arm: %s", p->id,
+			 rte_strerror(rte_errno));
+		return -1;
+	}
+	p->enospc++;
+	for (j = done; j < nb; j++) {
+		p->outcome[slot(idx[j], p->gen[idx[j]])] = NONE;
+		p->gen[idx[j]]--;
+	}
+	return done;
+}
+
+/* Cancel nb timers with cancel_burst, resuming after each failure. */
+static int
+prod_cancel(struct prod *p, struct rte_event_timer **b, unsigned int *idx,
+	    unsigned int nb)
+{
+	unsigned int k = 0, done, j;
+
+	while (k < nb) {
+		rte_errno = 0;
+		done = swtim_cancel_burst(ctx.a, &b[k], nb - k);
+		for (j = k; j < k + done; j++)
+			p->outcome[slot(idx[j], p->gen[idx[j]])] = CANCELLED;
+		p->cancels += done;
+		k += done;
+		if (k == nb)
+			break;
+		if (rte_errno == EAGAIN) {
+			/* Expiring right now: ask again. */
+			p->eagain++;
+			continue;
+		}
+		if (rte_errno != EINVAL) {
+			swt_fail(__FILE__, __LINE__, "prod %u: cancel: %s",
+				 p->id, rte_strerror(rte_errno));
+			return -1;
+		}
+		/* Already expired: it will be (or was) delivered. */
+		p->outcome[slot(idx[k], p->gen[idx[k]])] = EXPIRED;
+		p->late_cancels++;
+		k++;
+	}
+	return 0;
+}
+
+static int
+prod_run(void *arg)
+{
+	struct prod *p = arg;
+	struct rte_event_timer *armb[BURST], *canb[PER_PROD];
+	unsigned int armi[BURST], armed[PER_PROD], cani[PER_PROD];
+	unsigned int i, na, nb_armed, nc, spent = 0;
+	struct rte_event_timer *t;
+	int st, k;
+
+	p->ret = -1;
+	/* Until time is up or every timer used all its generations. */
+	while (swt_now() < ctx.end && spent < PER_PROD) {
+		na = nb_armed = nc = spent = 0;
+		for (i = 0; i < PER_PROD; i++) {
+			t = &p->t[i];
+			if (p->gen[i] == MAX_GEN - 1) {
+				spent++;
+				continue;
+			}
+			st = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+			if (st != RTE_EVENT_TIMER_NOT_ARMED &&
+			    st != RTE_EVENT_TIMER_CANCELED)
+				continue;
+			p->gen[i]++;
+			t->ev.u64 = tag(p->id, i, p->gen[i]);
+			t->timeout_ticks = swt_rand_range(&p->rnd, 1,
+							  MAX_TICKS);
+			/* Booked before arming: it may expire at once. */
+			p->outcome[slot(i, p->gen[i])] = ARMED;
+			armb[na] = t;
+			armi[na++] = i;
+			if (na < BURST && i < PER_PROD - 1)
+				continue;
+			k = prod_arm(p, armb, armi, na);
+			if (k < 0)
+				return -1;
+			memcpy(&armed[nb_armed], armi, k * sizeof(armi[0]));
+			nb_armed += k;
+			na = 0;
+		}
+		/* The last timers may have been skipped with a burst open. */
+		if (na > 0) {
+			k = prod_arm(p, armb, armi, na);
+			if (k < 0)
+				return -1;
+			memcpy(&armed[nb_armed], armi, k * sizeof(armi[0]));
+			nb_armed += k;
+		}
+		/* Cancel about half of what got armed. */
+		for (i = 0; i < nb_armed; i++) {
+			if (swt_rand(&p->rnd) & 1) {
+				canb[nc] = &p->t[armed[i]];
+				cani[nc++] = armed[i];
+			}
+		}
+		if (prod_cancel(p, canb, cani, nc) != 0)
+			return -1;
+	}
+	p->ret = 0;
+	return 0;
+}
+
+static int
+prod_lcore(void *arg)
+{
+	struct prod *p = arg;
+	int ret = prod_run(p);
+
+	__atomic_store_n(&p->done, 1, __ATOMIC_RELEASE);
+	return ret;
+}
+
+static void *
+prod_thread(void *arg)
+{
+	prod_lcore(arg);
+	return NULL;
+}
+
+static bool
+all_done(void)
+{
+	unsigned int p;
+
+	for (p = 0; p < NB_PROD; p++)
+		if (!__atomic_load_n(&ctx.p[p].done, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+/* Count one delivery; events that match no arming fail the case. */
+static int
+deliver(const struct rte_event *ev, uint64_t *total)
+{
+	unsigned int p = ev->u64 >> 40, i = (ev->u64 >> 8) & 0xffffffff;
+	unsigned int g = ev->u64 & 0xff;
+
+	SWT_ASSERT(p < NB_PROD && i < PER_PROD && g > 0 && g < MAX_GEN,
+		   "event %#" PRIx64 " matches no timer", ev->u64);
+	ctx.delivered[((size_t)p * PER_PROD + i) * MAX_GEN + g]++;
+	(*total)++;
+	return SWT_PASS;
+}
+
+/*
+ * Everything settled: every place came back, whatever the producers'
+ * lcores (and the non-EAL thread) hold. Exactly nb_timers arm, one more
+ * does not.
+ */
+static int
+check_no_leak(struct swtim_adapter *a)
+{
+	const unsigned int n = NB_TIMERS + 1;
+	struct rte_event_timer *t = swt_timers(n);
+	struct rte_event_timer **p = swt_timer_ptrs(t, n);
+	uint64_t far = MAX_TMO_NS / swt_adapter_tick_ns(a);
+	unsigned int i, armed = 0;
+	uint16_t k;
+
+	SWT_ASSERT(t != NULL && p != NULL, "alloc");
+	for (i = 0; i < n; i++)
+		swt_timer_init(&t[i], SWT_Q_PARALLEL, i, far);
+	while (armed < n) {
+		k = swtim_arm_burst(a, &p[armed], RTE_MIN(n - armed, 1024u));
+		armed += k;
+		if (k == 0 || armed == NB_TIMERS)
+			break;
+	}
+	SWT_ASSERT_EQ(armed, NB_TIMERS);
+	SWT_ASSERT_BURST(swtim_arm(a, &t[NB_TIMERS]), 0, ENOSPC);
+	for (i = 0; i < armed; i += k) {
+		k = swtim_cancel_burst(a, &p[i], RTE_MIN(armed - i, 1024u));
+		SWT_ASSERT(k > 0, "cancel: %s", rte_strerror(rte_errno));
+	}
+	return SWT_PASS;
+}
+
+/*
+ * toggle: the main lcore also stops and starts the adapter every few ms
+ * while the producers work; expiries are only ever late, never lost.
+ */
+static int
+storm(bool toggle)
+{
+	struct rte_event evs[64];
+	uint64_t total = 0, expected = 0, t0, end, arms = 0, cancels = 0;
+	uint64_t late = 0, eagain = 0, enospc = 0, seed = swt_seed();
+	uint64_t next_toggle, toggles = 0;
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, NB_TIMERS,
+			 RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES);
+	struct swtim_adapter *a = swt_adapter_create(&c, APP_PORT);
+	struct rte_event_timer_adapter_stats st;
+	unsigned int p, i, g, d, bad = 0;
+	pthread_t th;
+	uint16_t k, j;
+	size_t s;
+	uint8_t o;
+
+	SWT_ASSERT(a != NULL, "adapter: %s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swt_adapter_start(a));
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.a = a;
+	ctx.delivered = swt_calloc((size_t)NB_PROD * PER_PROD * MAX_GEN, 1);
+	SWT_ASSERT(ctx.delivered != NULL, "alloc");
+	for (p = 0; p < NB_PROD; p++) {
+		struct prod *pr = &ctx.p[p];
+
+		pr->id = p;
+		pr->rnd = seed + p * UINT64_C(0x9E3779B97F4A7C15);
+		pr->t = swt_timers(PER_PROD);
+		pr->gen = swt_calloc(PER_PROD, 1);
+		pr->outcome = swt_calloc((size_t)PER_PROD * MAX_GEN, 1);
+		SWT_ASSERT(pr->t != NULL && pr->gen != NULL &&
+			   pr->outcome != NULL, "alloc");
+		for (i = 0; i < PER_PROD; i++) {
+			swt_timer_init(&pr->t[i], i & 1 ? SWT_Q_ATOMIC :
+				       SWT_Q_PARALLEL, 0, 1);
+			pr->t[i].ev.flow_id = i;
+		}
+	}
+
+	t0 = swt_now();
+	ctx.end = t0 + swt_ms_to_cycles(PRODUCE_MS);
+	for (p = 0; p < SWT_NB_PRODUCER_LCORES; p++)
+		SWT_ASSERT_OK(swt_launch(prod_lcore, &ctx.p[p],
+					 SWT_FIRST_PRODUCER_LCORE + p));
+	SWT_ASSERT_OK(pthread_create(&th, NULL, prod_thread,
+				     &ctx.p[NB_PROD - 1]));
+
+	/* Dequeue while they work. */
+	next_toggle = swt_now() + swt_ms_to_cycles(TOGGLE_MS);
+	while (!all_done()) {
+		if (toggle && swt_now() >= next_toggle) {
+			SWT_ASSERT_OK(swtim_adapter_stop(a));
+			toggles++;
+			/* Dequeue a little while stopped, then go again. */
+			for (i = 0; i < 20; i++) {
+				k = swt_dequeue(&swt_dev, evs, RTE_DIM(evs));
+				for (j = 0; j < k; j++)
+					if (deliver(&evs[j], &total) !=
+					    SWT_PASS)
+						bad++;
+				swt_idle();
+			}
+			SWT_ASSERT_OK(swtim_adapter_start(a));
+			next_toggle = swt_now() + swt_ms_to_cycles(TOGGLE_MS);
+		}
+		k = swt_dequeue(&swt_dev, evs, RTE_DIM(evs));
+		if (k == 0)
+			swt_idle();
+		for (j = 0; j < k; j++)
+			if (deliver(&evs[j], &total) != SWT_PASS)
+				bad++;
+	}
+	pthread_join(th, NULL);
+	SWT_ASSERT_EQ(swt_join(), 0);
+	for (p = 0; p < NB_PROD; p++)
+		SWT_ASSERT(ctx.p[p].ret == 0, "producer %u failed", p);
+	SWT_ASSERT_EQ(bad, 0);
+
+	/* Every arming not cancelled delivers; wait for the last ones. */
+	for (p = 0; p < NB_PROD; p++)
+		for (s = 0; s < (size_t)PER_PROD * MAX_GEN; s++) {
+			o = ctx.p[p].outcome[s];
+			expected += o == ARMED || o == EXPIRED;
+		}
+	end = swt_now() + swt_ms_to_cycles(3000);
+	while (total < expected && swt_now() < end) {
+		k = swt_dequeue(&swt_dev, evs, RTE_DIM(evs));
+		if (k == 0)
+			swt_idle();
+		for (j = 0; j < k; j++)
+			SWT_ASSERT_OK(deliver(&evs[j], &total));
+	}
+	while ((k = swt_collect(&swt_dev, evs, 1, 50)) > 0)
+		SWT_ASSERT_OK(deliver(&evs[0], &total));
+
+	for (p = 0; p < NB_PROD; p++) {
+		struct prod *pr = &ctx.p[p];
+
+		arms += pr->arms;
+		cancels += pr->cancels;
+		late += pr->late_cancels;
+		eagain += pr->eagain;
+		enospc += pr->enospc;
+		for (i = 0; i < PER_PROD; i++)
+			for (g = 1; g < MAX_GEN; g++) {
+				o = pr->outcome[slot(i, g)];
+				d = ctx.delivered[((size_t)p * PER_PROD + i) *
+						  MAX_GEN + g];
+				if (o == CANCELLED && d != 0) {
+					swt_fail(__FILE__, __LINE__, "%u/%u/%u "
+						 "cancelled and delivered",
+						 p, i, g);
+					return SWT_FAIL;
+				}
+				if ((o == ARMED || o == EXPIRED) && d != 1) {
+					swt_fail(__FILE__, __LINE__, "%u/%u/%u "
+						 "delivered %u times", p, i, g,
+						 d);
+					return SWT_FAIL;
+				}
+				SWT_ASSERT(o != NONE || d == 0,
+					   "%u/%u/%u never armed, delivered",
+					   p, i, g);
+			}
+	}
+	SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
+	printf("    %.0f ms: %" PRIu64 " armed, %" PRIu64 " cancelled, %"
+	       PRIu64 " expired before cancel, %" PRIu64 " EAGAIN, %" PRIu64
+	       " ENOSPC, %" PRIu64 " delivered, %" PRIu64 " retries\n",
+	       swt_cycles_to_ms(swt_now() - t0), arms, cancels, late, eagain,
+	       enospc, total, st.evtim_retry_count);
+	if (toggle)
+		printf("    %" PRIu64 " stop/start cycles\n", toggles);
+	SWT_ASSERT_EQ(total, expected);
+	SWT_ASSERT_EQ(arms, cancels + expected);
+	SWT_ASSERT(arms > 0 && cancels > 0, "nothing happened");
+	return check_no_leak(a);
+}
+
+static int
+arm_cancel_storm(void)
+{
+	return storm(false);
+}
+
+static int
+arm_cancel_storm_stop_start(void)
+{
+	return storm(true);
+}
+
+static const struct swt_case cases[] = {
+	SWT_CASE(arm_cancel_storm),
+	SWT_CASE(arm_cancel_storm_stop_start),
+};
+
+int
+main(int argc, char **argv)
+{
+	return swt_main(argc, argv, cases, RTE_DIM(cases));
+}
