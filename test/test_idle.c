@@ -27,7 +27,7 @@
 #define APP_PORT	1
 #define MAX_SLEEP_US	2000
 /* What two busy CPUs may add to any wake-up. */
-#define MARGIN_MS	250
+#define MARGIN_MS	50
 
 static struct swtim_adapter *
 mk_sleepy_adapter(uint64_t nb_timers, const char *devargs)

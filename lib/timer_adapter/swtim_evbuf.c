@@ -100,6 +100,14 @@ swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
 		if (accepted < n)
 			break;
 	}
+	/*
+	 * event_dsw would otherwise hold the events in the port until its
+	 * next background pass, which with a sleeping service can be many
+	 * runs away.
+	 */
+	if (total != 0 && port->needs_maintenance)
+		rte_event_maintain(port->dev_id, port->port_id,
+				   RTE_EVENT_DEV_MAINT_OP_FLUSH);
 	rte_spinlock_unlock(&port->lock);
 	/* Events new since the last flush that are still here are retries. */
 	start = (int32_t)(buf->head - buf->tried) > 0 ? buf->head : buf->tried;

@@ -149,6 +149,9 @@ swtim_evbuf_slot(struct swtim_evbuf *buf)
  * it. Under back-pressure the budget may therefore be exceeded by up to
  * one enqueue burst, for as long as the device refuses events.
  *
+ * On devices that need maintenance, the port is flushed after events were
+ * enqueued, so that they are visible to workers at once.
+ *
  * @param buf
  *   The buffer.
  * @param port
