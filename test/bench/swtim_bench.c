@@ -1,0 +1,851 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * swtim-bench: command line, EAL and event device set-up, reporting.
+ *
+ *   swtim-bench [EAL args --] [options]
+ *
+ * Without EAL args (nothing before "--", or no "--" at all) EAL gets
+ * defaults for a small machine without hugepages; see bench_eal_args().
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_eventdev.h>
+#include <rte_lcore.h>
+#include <rte_random.h>
+#include <rte_service.h>
+
+#include "swtim.h"
+#include "swtim_bench.h"
+
+struct bench_opts bench_opts;
+struct bench_env bench_env;
+
+/* ---- results ---- */
+
+struct bench_result {
+	char impl[16];
+	char kase[24];
+	char dist[8];
+	char ref[16];
+	uint64_t n;
+	uint64_t ops;
+	unsigned int loops;
+	double cyc_min;
+	double cyc_median;
+	double ns_min;
+	double ratio;		/* NAN: no reference ran */
+	int64_t preempted;	/* -1: not counted */
+};
+
+static struct bench_result *bench_results;
+static unsigned int bench_nb_results, bench_results_cap;
+static unsigned int bench_nb_errors;
+
+void
+bench_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "swtim-bench: ERROR: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	bench_nb_errors++;
+}
+
+void
+bench_progress(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (bench_opts.quiet)
+		return;
+	va_start(ap, fmt);
+	fprintf(stderr, "swtim-bench: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+}
+
+const char *
+bench_size_str(uint64_t n, char *buf, size_t len)
+{
+	if (n >= 1000000 && n % 1000000 == 0)
+		snprintf(buf, len, "%" PRIu64 "M", n / 1000000);
+	else if (n >= 1000 && n % 1000 == 0)
+		snprintf(buf, len, "%" PRIu64 "k", n / 1000);
+	else
+		snprintf(buf, len, "%" PRIu64, n);
+	return buf;
+}
+
+/* FNV-1a over the case's identity, mixed with the seed. */
+uint64_t
+bench_case_seed(uint64_t n, unsigned int dist, const char *kase)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325) ^ bench_opts.seed;
+	const char *c;
+
+	for (c = kase; *c != '\0'; c++)
+		h = (h ^ (uint8_t)*c) * UINT64_C(0x100000001b3);
+	h = (h ^ n) * UINT64_C(0x100000001b3);
+	h = (h ^ dist) * UINT64_C(0x100000001b3);
+	return h | 1;
+}
+
+static int64_t
+bench_nivcsw(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru) != 0)
+		return 0;
+	return ru.ru_nivcsw;
+}
+
+static uint64_t
+bench_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void
+bench_sw_start(struct bench_sw *sw)
+{
+	sw->nivcsw = bench_nivcsw();
+	sw->cpu_ns = bench_cpu_ns();
+}
+
+bool
+bench_sw_stop(const struct bench_sw *sw, uint64_t *cpu_cycles)
+{
+	uint64_t cpu = bench_cpu_ns() - sw->cpu_ns;
+
+	if (cpu_cycles != NULL)
+		*cpu_cycles = (uint64_t)((double)cpu *
+					 (double)bench_env.tsc_hz / 1e9);
+	return bench_nivcsw() != sw->nivcsw;
+}
+
+static int
+bench_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static const struct bench_result *
+bench_find(const char *impl, const char *kase, const char *dist, uint64_t n)
+{
+	unsigned int i;
+
+	for (i = 0; i < bench_nb_results; i++) {
+		const struct bench_result *r = &bench_results[i];
+
+		if (r->n == n && strcmp(r->impl, impl) == 0 &&
+		    strcmp(r->kase, kase) == 0 && strcmp(r->dist, dist) == 0)
+			return r;
+	}
+	return NULL;
+}
+
+void
+bench_report(const char *impl, const char *kase, const char *dist,
+	     uint64_t n, uint64_t ops, const double *samples,
+	     unsigned int loops, const char *ref_impl, int64_t preempted)
+{
+	const struct bench_result *ref = NULL;
+	struct bench_result *r;
+	double sorted[loops > 0 ? loops : 1];
+	char type[96], nbuf[32], ratio[64] = "", pre[64] = "";
+	unsigned int i;
+
+	if (loops == 0)
+		return;
+	if (bench_nb_results == bench_results_cap) {
+		unsigned int cap = bench_results_cap ? 2 * bench_results_cap :
+			64;
+		struct bench_result *p = realloc(bench_results,
+						 cap * sizeof(*p));
+
+		if (p == NULL) {
+			bench_error("out of memory for results");
+			return;
+		}
+		bench_results = p;
+		bench_results_cap = cap;
+	}
+	r = &bench_results[bench_nb_results++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->impl, sizeof(r->impl), "%s", impl);
+	snprintf(r->kase, sizeof(r->kase), "%s", kase);
+	snprintf(r->dist, sizeof(r->dist), "%s", dist);
+	r->n = n;
+	r->ops = ops;
+	r->loops = loops;
+	for (i = 0; i < loops; i++)
+		sorted[i] = samples[i];
+	qsort(sorted, loops, sizeof(sorted[0]), bench_cmp_double);
+	r->cyc_min = sorted[0];
+	r->cyc_median = loops % 2 ? sorted[loops / 2] :
+		(sorted[loops / 2 - 1] + sorted[loops / 2]) / 2;
+	r->ns_min = r->cyc_min * 1e9 / (double)bench_env.tsc_hz;
+	r->ratio = NAN;
+	r->preempted = preempted;
+	if (preempted > 0)
+		snprintf(pre, sizeof(pre), " - (switched out: %" PRId64
+			 ")", preempted);
+	if (ref_impl != NULL)
+		ref = bench_find(ref_impl, kase, dist, n);
+	if (ref != NULL && ref->cyc_min > 0) {
+		snprintf(r->ref, sizeof(r->ref), "%s", ref_impl);
+		r->ratio = r->cyc_min / ref->cyc_min;
+		snprintf(ratio, sizeof(ratio), " - ratio %s/%s: %.3g", impl,
+			 ref_impl, r->ratio);
+	}
+
+	snprintf(type, sizeof(type), "%s:%s:%s:%s", impl, kase, dist,
+		 bench_size_str(n, nbuf, sizeof(nbuf)));
+	printf("swtim-bench: Type:%-38s Per elem: %4.0f cycles(tsc) %8.3f ns "
+	       "(step:%" PRIu64 ") - (min of %u loops, median %.0f)%s%s\n",
+	       type, r->cyc_min, r->ns_min, ops, loops, r->cyc_median, ratio,
+	       pre);
+	fflush(stdout);
+}
+
+static int
+bench_json_write(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	unsigned int i;
+
+	if (f == NULL) {
+		bench_error("cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "{\n  \"program\": \"swtim-bench\",\n");
+	fprintf(f, "  \"tsc_hz\": %" PRIu64 ",\n", bench_env.tsc_hz);
+	fprintf(f, "  \"config\": {\"tick_ns\": %" PRIu64 ", \"max_tmo_ns\": %"
+		PRIu64 ", \"step\": %u, \"loops\": %u, \"expiry_loops\": %u, "
+		"\"seed\": %" PRIu64 ", \"deterministic\": %s, "
+		"\"statistic\": \"min\"},\n",
+		bench_opts.tick_ns, bench_opts.max_tmo_ns, bench_opts.step,
+		bench_opts.loops, bench_opts.expiry_loops, bench_opts.seed,
+		bench_opts.deterministic ? "true" : "false");
+	fprintf(f, "  \"results\": [\n");
+	for (i = 0; i < bench_nb_results; i++) {
+		const struct bench_result *r = &bench_results[i];
+
+		fprintf(f, "    {\"impl\": \"%s\", \"case\": \"%s\", "
+			"\"dist\": \"%s\", \"n\": %" PRIu64 ", \"step\": %"
+			PRIu64 ", \"loops\": %u, \"cycles\": %.2f, "
+			"\"cycles_median\": %.2f, \"ns\": %.3f",
+			r->impl, r->kase, r->dist, r->n, r->ops, r->loops,
+			r->cyc_min, r->cyc_median, r->ns_min);
+		if (!isnan(r->ratio))
+			fprintf(f, ", \"ref\": \"%s\", \"ratio\": %.4f",
+				r->ref, r->ratio);
+		if (r->preempted >= 0)
+			fprintf(f, ", \"switched_out\": %" PRId64,
+				r->preempted);
+		fprintf(f, "}%s\n", i + 1 < bench_nb_results ? "," : "");
+	}
+	fprintf(f, "  ],\n  \"errors\": %u\n}\n", bench_nb_errors);
+	if (fclose(f) != 0) {
+		bench_error("cannot write %s", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- options ---- */
+
+static void
+bench_usage(const char *prog)
+{
+	printf(
+"usage: %s [EAL args --] [options]\n"
+"\n"
+"Cycles per operation of swtim's fast paths, page_pool style, against\n"
+"DPDK's software event timer adapter and rte_mempool.\n"
+"\n"
+"  --sizes=LIST        outstanding timers, e.g. 1k,64k,1M,4M (k = 1000,\n"
+"                      M = 1000000); default 1k,64k,1M\n"
+"  --drivers=LIST      swtim drivers; default skiplist,wheel\n"
+"  --no-dpdk           skip DPDK's adapter and rte_mempool (no ratios)\n"
+"  --dists=LIST        timeout distributions: equal,random (default both)\n"
+"  --cases=LIST        timers,alloc (default both)\n"
+"  --loops=N           measured loops per case after one warm-up loop;\n"
+"                      the minimum is reported (default 5)\n"
+"  --expiry-loops=N    measured expiry loops (default: --loops below 1M\n"
+"                      timers, 1 from 1M)\n"
+"  --step=N            operations per loop, a multiple of 32 (default 1024)\n"
+"  --tick-ns=N         adapter tick (default 10000)\n"
+"  --max-tmo-ns=N      adapter max timeout (default 10 s, less where DPDK\n"
+"                      22.11's adapter would overflow: see below)\n"
+"  --seed=N            seed of the random timeouts\n"
+"  --json=FILE         write the results as JSON\n"
+"  --deterministic     fixed seeds, sizes 1k,4k, 1 loop, step 256, no\n"
+"                      re-run of switched-out loops: for valgrind\n"
+"                      --tool=callgrind (see callgrind.sh)\n"
+"  --quiet             no progress messages on stderr\n"
+"  --help\n"
+"\n"
+"Without EAL args: --no-huge -m <enough for --sizes> --no-shconf --no-pci\n"
+"--no-telemetry --file-prefix=swtim_bench_<pid> --vdev=event_dsw0\n"
+"--lcores 0@A,1@B -s 0x2 --log-level=lib.eal:error (A, B: the first two\n"
+"CPUs we may run on). Everything runs on the main lcore; the service\n"
+"lcore is only mapped, never started: the bench drives the services.\n"
+"\n"
+"DPDK 22.11's adapter computes timeout_ns * timer_hz in 64 bits and\n"
+"overflows above UINT64_MAX / timer_hz ns (7.09 s at 2.6 GHz): the\n"
+"default max timeout stays below that.\n", prog);
+}
+
+static int
+bench_parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno != 0 || end == s)
+		return -1;
+	if (*end == 'k' || *end == 'K') {
+		x *= 1000;
+		end++;
+	} else if (*end == 'M') {
+		x *= 1000000;
+		end++;
+	} else if (*end == 'G') {
+		x *= 1000000000;
+		end++;
+	}
+	if (*end != '\0')
+		return -1;
+	*v = x;
+	return 0;
+}
+
+static int
+bench_parse_sizes(char *list)
+{
+	char *tok, *save = NULL;
+
+	bench_opts.nb_sizes = 0;
+	for (tok = strtok_r(list, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+
+		if (bench_opts.nb_sizes == BENCH_MAX_SIZES ||
+		    bench_parse_u64(tok, &v) != 0 || v == 0 ||
+		    v > UINT32_MAX / 2) {
+			fprintf(stderr, "bad size '%s'\n", tok);
+			return -1;
+		}
+		bench_opts.sizes[bench_opts.nb_sizes++] = v;
+	}
+	return bench_opts.nb_sizes > 0 ? 0 : -1;
+}
+
+static int
+bench_parse_list(char *list, const char *const *names, bool *set,
+		 unsigned int nb)
+{
+	char *tok, *save = NULL;
+	unsigned int i;
+
+	for (i = 0; i < nb; i++)
+		set[i] = false;
+	for (tok = strtok_r(list, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < nb; i++)
+			if (strcmp(tok, names[i]) == 0)
+				break;
+		if (i == nb) {
+			fprintf(stderr, "unknown '%s'\n", tok);
+			return -1;
+		}
+		set[i] = true;
+	}
+	return 0;
+}
+
+enum {
+	OPT_SIZES = 256, OPT_DRIVERS, OPT_NO_DPDK, OPT_DISTS, OPT_CASES,
+	OPT_LOOPS, OPT_EXPIRY_LOOPS, OPT_STEP, OPT_TICK, OPT_MAX_TMO,
+	OPT_SEED, OPT_JSON, OPT_DETERMINISTIC, OPT_QUIET, OPT_HELP,
+};
+
+static int
+bench_parse_opts(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "sizes", required_argument, NULL, OPT_SIZES },
+		{ "drivers", required_argument, NULL, OPT_DRIVERS },
+		{ "no-dpdk", no_argument, NULL, OPT_NO_DPDK },
+		{ "dists", required_argument, NULL, OPT_DISTS },
+		{ "cases", required_argument, NULL, OPT_CASES },
+		{ "loops", required_argument, NULL, OPT_LOOPS },
+		{ "expiry-loops", required_argument, NULL, OPT_EXPIRY_LOOPS },
+		{ "step", required_argument, NULL, OPT_STEP },
+		{ "tick-ns", required_argument, NULL, OPT_TICK },
+		{ "max-tmo-ns", required_argument, NULL, OPT_MAX_TMO },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "deterministic", no_argument, NULL, OPT_DETERMINISTIC },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const dist_names[] = { "equal", "random" };
+	static const char *const case_names[] = { "timers", "alloc" };
+	bool sizes_set = false, loops_set = false, step_set = false;
+	bool cases[2] = { true, true };
+	char *tok, *save = NULL;
+	uint64_t v;
+	int c;
+
+	memset(&bench_opts, 0, sizeof(bench_opts));
+	bench_opts.sizes[0] = 1000;
+	bench_opts.sizes[1] = 64000;
+	bench_opts.sizes[2] = 1000000;
+	bench_opts.nb_sizes = 3;
+	bench_opts.drivers[0] = "skiplist";
+	bench_opts.drivers[1] = "wheel";
+	bench_opts.nb_drivers = 2;
+	bench_opts.dpdk = true;
+	bench_opts.dists[BENCH_DIST_EQUAL] = true;
+	bench_opts.dists[BENCH_DIST_RANDOM] = true;
+	bench_opts.loops = 5;
+	bench_opts.step = 1024;
+	bench_opts.tick_ns = 10000;
+	bench_opts.max_tmo_ns = 0;	/* bench_max_tmo() */
+	bench_opts.seed = UINT64_C(0x5357494d42454e43); /* "SWIMBENC" */
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_SIZES:
+			if (bench_parse_sizes(optarg) != 0)
+				return -1;
+			sizes_set = true;
+			break;
+		case OPT_DRIVERS:
+			bench_opts.nb_drivers = 0;
+			for (tok = strtok_r(optarg, ",", &save); tok != NULL;
+			     tok = strtok_r(NULL, ",", &save)) {
+				if (bench_opts.nb_drivers == BENCH_MAX_DRIVERS)
+					return -1;
+				bench_opts.drivers[bench_opts.nb_drivers++] =
+					tok;
+			}
+			break;
+		case OPT_NO_DPDK:
+			bench_opts.dpdk = false;
+			break;
+		case OPT_DISTS:
+			if (bench_parse_list(optarg, dist_names,
+					     bench_opts.dists,
+					     BENCH_NB_DISTS) != 0)
+				return -1;
+			break;
+		case OPT_CASES:
+			if (bench_parse_list(optarg, case_names, cases, 2) != 0)
+				return -1;
+			break;
+		case OPT_LOOPS:
+			if (bench_parse_u64(optarg, &v) != 0 || v == 0 ||
+			    v > 1000)
+				return -1;
+			bench_opts.loops = v;
+			loops_set = true;
+			break;
+		case OPT_EXPIRY_LOOPS:
+			if (bench_parse_u64(optarg, &v) != 0 || v == 0 ||
+			    v > 1000)
+				return -1;
+			bench_opts.expiry_loops = v;
+			break;
+		case OPT_STEP:
+			if (bench_parse_u64(optarg, &v) != 0 ||
+			    v < BENCH_BURST || v % BENCH_BURST != 0 ||
+			    v > 1 << 20) {
+				fprintf(stderr, "--step: a multiple of %d\n",
+					BENCH_BURST);
+				return -1;
+			}
+			bench_opts.step = v;
+			step_set = true;
+			break;
+		case OPT_TICK:
+			if (bench_parse_u64(optarg, &v) != 0 || v == 0)
+				return -1;
+			bench_opts.tick_ns = v;
+			break;
+		case OPT_MAX_TMO:
+			if (bench_parse_u64(optarg, &v) != 0 || v == 0)
+				return -1;
+			bench_opts.max_tmo_ns = v;
+			break;
+		case OPT_SEED:
+			if (bench_parse_u64(optarg, &v) != 0)
+				return -1;
+			bench_opts.seed = v;
+			break;
+		case OPT_JSON:
+			bench_opts.json = optarg;
+			break;
+		case OPT_DETERMINISTIC:
+			bench_opts.deterministic = true;
+			break;
+		case OPT_QUIET:
+			bench_opts.quiet = true;
+			break;
+		case OPT_HELP:
+			bench_usage(argv[0]);
+			exit(0);
+		default:
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "unexpected argument '%s' (EAL args go "
+			"before --)\n", argv[optind]);
+		return -1;
+	}
+	bench_opts.timers = cases[0];
+	bench_opts.alloc = cases[1];
+	if (bench_opts.deterministic) {
+		/* Small enough for callgrind; the seed stays fixed. */
+		if (!sizes_set) {
+			bench_opts.sizes[0] = 1000;
+			bench_opts.sizes[1] = 4000;
+			bench_opts.nb_sizes = 2;
+		}
+		if (!loops_set)
+			bench_opts.loops = 1;
+		if (!step_set)
+			bench_opts.step = 256;
+	}
+	if (bench_opts.max_tmo_ns != 0 &&
+	    bench_opts.max_tmo_ns < bench_opts.tick_ns) {
+		fprintf(stderr, "--max-tmo-ns below --tick-ns\n");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * DPDK 22.11's software adapter turns a timeout into TSC cycles as
+ * ns * timer_hz in 64 bits: above UINT64_MAX / timer_hz ns (7.09 s at
+ * 2.6 GHz) its timers get a wrapped, shorter expiry. The default max
+ * timeout is 10 s, or the largest whole 100 ms below that limit.
+ */
+static void
+bench_max_tmo(void)
+{
+	uint64_t limit = UINT64_MAX / rte_get_timer_hz();
+
+	if (bench_opts.max_tmo_ns == 0) {
+		bench_opts.max_tmo_ns = RTE_MIN(UINT64_C(10000000000),
+				limit / 100000000 * 100000000);
+		bench_opts.max_tmo_ns = RTE_MAX(bench_opts.max_tmo_ns,
+						bench_opts.tick_ns);
+	} else if (bench_opts.max_tmo_ns > limit && bench_opts.dpdk) {
+		fprintf(stderr, "swtim-bench: warning: DPDK 22.11's adapter "
+			"overflows timeouts above %" PRIu64 " ns on this "
+			"machine\n", limit);
+	}
+}
+
+/* ---- EAL ---- */
+
+/* The first two CPUs we may run on (the same one twice if only one). */
+static void
+bench_cpus(int *a, int *b)
+{
+	cpu_set_t set;
+	int c, n = 0, cpus[2] = { 0, 0 };
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		for (c = 0; c < CPU_SETSIZE && n < 2; c++)
+			if (CPU_ISSET(c, &set))
+				cpus[n++] = c;
+	*a = cpus[0];
+	*b = n > 1 ? cpus[1] : cpus[0];
+}
+
+/* EAL memory for the largest size, in MB. */
+static unsigned int
+bench_mem_mb(void)
+{
+	uint64_t max = 0, objs;
+	unsigned int i;
+
+	for (i = 0; i < bench_opts.nb_sizes; i++)
+		max = RTE_MAX(max, bench_opts.sizes[i]);
+	/*
+	 * Adapters run one at a time. The largest is DPDK's: a mempool of
+	 * rte_timers rounded up to a power of 2, 192 bytes an object with
+	 * the mempool header; the skiplist driver's objects and its
+	 * expiry event buffer come to less, the wheel's 32-byte records
+	 * to much less. 256 bytes a timer covers each, plus 256 MB for
+	 * the rest.
+	 */
+	objs = rte_align64pow2(max + 2 * bench_opts.step + 1024);
+	return 256 + (unsigned int)(objs * 256 / (1024 * 1024));
+}
+
+static int
+bench_eal_init(int argc, char **argv)
+{
+	static char mem[32], prefix[64], lcores[64];
+	char *eal_argv[24];
+	int eal_argc = 0, a, b;
+
+	if (argc > 1) {
+		/* The user's EAL args, verbatim. */
+		return rte_eal_init(argc, argv);
+	}
+	bench_cpus(&a, &b);
+	snprintf(mem, sizeof(mem), "%u", bench_mem_mb());
+	snprintf(prefix, sizeof(prefix), "--file-prefix=swtim_bench_%d",
+		 (int)getpid());
+	snprintf(lcores, sizeof(lcores), "0@%d,1@%d", a, b);
+	eal_argv[eal_argc++] = argv[0];
+	eal_argv[eal_argc++] = (char *)(uintptr_t)"--no-huge";
+	eal_argv[eal_argc++] = (char *)(uintptr_t)"-m";
+	eal_argv[eal_argc++] = mem;
+	eal_argv[eal_argc++] = (char *)(uintptr_t)"--no-shconf";
+	eal_argv[eal_argc++] = (char *)(uintptr_t)"--no-pci";
+	eal_argv[eal_argc++] = (char *)(uintptr_t)"--no-telemetry";
+	eal_argv[eal_argc++] = prefix;
+	eal_argv[eal_argc++] = (char *)(uintptr_t)"--vdev=event_dsw0";
+	eal_argv[eal_argc++] = (char *)(uintptr_t)"--lcores";
+	eal_argv[eal_argc++] = lcores;
+	eal_argv[eal_argc++] = (char *)(uintptr_t)"-s";
+	eal_argv[eal_argc++] = (char *)(uintptr_t)"0x2";
+	eal_argv[eal_argc++] = (char *)(uintptr_t)"--log-level=lib.eal:error";
+	eal_argv[eal_argc] = NULL;
+	bench_progress("EAL: --no-huge -m %s --lcores %s -s 0x2", mem,
+		       lcores);
+	return rte_eal_init(eal_argc, eal_argv);
+}
+
+/*
+ * The adapters' services must be mapped to a service lcore for the
+ * adapters to start, but nothing may run them behind the bench's back:
+ * take a service lcore (EAL's -s, or the first worker lcore) and make
+ * sure it is stopped. EAL starts -s lcores itself.
+ */
+static int
+bench_service_lcore(void)
+{
+	unsigned int lcore;
+	int ret;
+
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++)
+		if (rte_lcore_has_role(lcore, ROLE_SERVICE))
+			break;
+	if (lcore == RTE_MAX_LCORE) {
+		lcore = rte_get_next_lcore(-1, 1, 0);
+		if (lcore >= RTE_MAX_LCORE) {
+			fprintf(stderr, "need a second lcore for the service "
+				"mapping\n");
+			return -1;
+		}
+		ret = rte_service_lcore_add(lcore);
+		if (ret != 0 && ret != -EALREADY) {
+			fprintf(stderr, "rte_service_lcore_add(%u): %d\n",
+				lcore, ret);
+			return -1;
+		}
+	}
+	ret = rte_service_lcore_stop(lcore);
+	if (ret != 0 && ret != -EALREADY) {
+		fprintf(stderr, "rte_service_lcore_stop(%u): %d\n", lcore, ret);
+		return -1;
+	}
+	bench_env.service_lcore = lcore;
+	return 0;
+}
+
+/* event_dsw: one queue, the worker port linked to it, one port per kind
+ * of adapter. */
+static int
+bench_evdev_setup(void)
+{
+	struct rte_event_dev_config dconf;
+	struct rte_event_dev_info info;
+	struct rte_event_queue_conf qconf;
+	struct rte_event_port_conf pconf;
+	int dev_id, ret;
+	uint8_t p;
+
+	dev_id = rte_event_dev_get_dev_id("event_dsw0");
+	if (dev_id < 0 && rte_event_dev_count() > 0)
+		dev_id = 0;
+	if (dev_id < 0) {
+		fprintf(stderr, "no event device (--vdev=event_dsw0)\n");
+		return -1;
+	}
+	if (rte_event_dev_info_get(dev_id, &info) != 0)
+		return -1;
+
+	memset(&dconf, 0, sizeof(dconf));
+	dconf.nb_event_queues = 1;
+	dconf.nb_event_ports = 3;
+	dconf.nb_events_limit = info.max_num_events;
+	dconf.nb_event_queue_flows = info.max_event_queue_flows;
+	dconf.nb_event_port_dequeue_depth = info.max_event_port_dequeue_depth;
+	dconf.nb_event_port_enqueue_depth = info.max_event_port_enqueue_depth;
+	dconf.dequeue_timeout_ns = info.min_dequeue_timeout_ns;
+	ret = rte_event_dev_configure(dev_id, &dconf);
+	if (ret != 0) {
+		fprintf(stderr, "rte_event_dev_configure: %d\n", ret);
+		return -1;
+	}
+	if (rte_event_queue_default_conf_get(dev_id, 0, &qconf) != 0)
+		return -1;
+	qconf.event_queue_cfg = 0;
+	qconf.schedule_type = RTE_SCHED_TYPE_ATOMIC;
+	ret = rte_event_queue_setup(dev_id, 0, &qconf);
+	if (ret != 0) {
+		fprintf(stderr, "rte_event_queue_setup: %d\n", ret);
+		return -1;
+	}
+	for (p = 0; p < dconf.nb_event_ports; p++) {
+		if (rte_event_port_default_conf_get(dev_id, p, &pconf) != 0)
+			return -1;
+		/* The device never refuses an adapter for being "new". */
+		pconf.new_event_threshold = dconf.nb_events_limit;
+		ret = rte_event_port_setup(dev_id, p, &pconf);
+		if (ret != 0) {
+			fprintf(stderr, "rte_event_port_setup(%u): %d\n", p,
+				ret);
+			return -1;
+		}
+	}
+	bench_env.dev_id = dev_id;
+	bench_env.worker_port = 0;
+	bench_env.swtim_port = 1;
+	bench_env.dpdk_port = 2;
+	bench_env.queue_id = 0;
+	bench_env.sched_type = RTE_SCHED_TYPE_ATOMIC;
+	if (rte_event_port_link(dev_id, bench_env.worker_port, NULL, NULL,
+				0) != 1) {
+		fprintf(stderr, "rte_event_port_link: %s\n",
+			rte_strerror(rte_errno));
+		return -1;
+	}
+	ret = rte_event_dev_start(dev_id);
+	if (ret != 0) {
+		fprintf(stderr, "rte_event_dev_start: %d\n", ret);
+		return -1;
+	}
+	bench_progress("event device %s: %d events, %u ports",
+		       info.driver_name, dconf.nb_events_limit,
+		       dconf.nb_event_ports);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	int eal_argc = 1, i, ret;
+	char **opt_argv;
+	int opt_argc;
+	char nbuf[32];
+
+	/* [EAL args --] options */
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			break;
+	if (i < argc) {
+		eal_argc = i;
+		opt_argv = &argv[i];	/* "--" stands in for argv[0] */
+		opt_argc = argc - i;
+	} else {
+		opt_argv = argv;
+		opt_argc = argc;
+	}
+	{
+		/* getopt wants argv[0] to be the program. */
+		char *saved = opt_argv[0];
+
+		opt_argv[0] = argv[0];
+		ret = bench_parse_opts(opt_argc, opt_argv);
+		opt_argv[0] = saved;
+		if (ret != 0) {
+			bench_usage(argv[0]);
+			return 2;
+		}
+	}
+	ret = bench_eal_init(eal_argc, argv);
+	if (ret < 0) {
+		fprintf(stderr, "rte_eal_init: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	/* librte_timer picks skiplist levels with rte_rand(), seeded from
+	 * the TSC at start: fix it, so that instruction counts repeat. */
+	rte_srand(bench_opts.seed);
+	bench_env.tsc_hz = rte_get_tsc_hz();
+	bench_max_tmo();
+	bench_env.socket = (int)rte_socket_id();
+	if (bench_service_lcore() != 0 || bench_evdev_setup() != 0) {
+		rte_eal_cleanup();
+		return 1;
+	}
+	printf("swtim-bench: TSC %" PRIu64 " Hz, tick %" PRIu64 " ns, max "
+	       "timeout %" PRIu64 " ns, step %u, loops %u (+1 warm-up, "
+	       "minimum reported), seed %#" PRIx64 "%s\n",
+	       bench_env.tsc_hz, bench_opts.tick_ns, bench_opts.max_tmo_ns,
+	       bench_opts.step, bench_opts.loops, bench_opts.seed,
+	       bench_opts.deterministic ? ", deterministic" : "");
+	fflush(stdout);
+	for (i = 0; i < (int)bench_opts.nb_sizes; i++) {
+		uint64_t n = bench_opts.sizes[i];
+
+		bench_progress("== %s outstanding ==",
+			       bench_size_str(n, nbuf, sizeof(nbuf)));
+		if (bench_opts.alloc && bench_alloc_run(n) != 0)
+			break;
+		if (bench_opts.timers && bench_timers_run(n) != 0)
+			break;
+	}
+	if (bench_opts.json != NULL)
+		bench_json_write(bench_opts.json);
+
+	rte_event_dev_stop(bench_env.dev_id);
+	rte_event_dev_close(bench_env.dev_id);
+	rte_eal_cleanup();
+	free(bench_results);
+	printf("swtim-bench: %u cases, %u consistency errors\n",
+	       bench_nb_results, bench_nb_errors);
+	return bench_nb_errors == 0 && i == (int)bench_opts.nb_sizes ? 0 : 1;
+}
