@@ -97,6 +97,14 @@
  */
 #define WHL_EXPIRE_CHUNK 256
 
+/*
+ * How many timers ahead the service fetches the event timers it is about
+ * to read: about a memory latency's worth of the work per timer (building
+ * one event). Too few leaves misses exposed; too many evicts what was
+ * fetched before it is used.
+ */
+#define WHL_PREFETCH_AHEAD 8
+
 /* Timers armed from non-EAL threads share the last wheel, under its lock. */
 #define WHL_NON_EAL_WHEEL (RTE_MAX_LCORE - 1)
 

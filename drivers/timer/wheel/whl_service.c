@@ -33,12 +33,16 @@ whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
 	struct rte_event *ev;
 	uint32_t i;
 
+	/* The records are in cache from the expiry walk, the event timers
+	 * usually not: fetch them a few timers ahead. */
+	for (i = 0; i < RTE_MIN(n, (uint32_t)WHL_PREFETCH_AHEAD); i++)
+		rte_prefetch0(timers[due[i]].evtim);
 	for (i = 0; i < n; i++) {
 		struct whl_timer *t = &timers[due[i]];
 		struct rte_event_timer *evtim = t->evtim;
 
-		if (i + 1 < n)
-			rte_prefetch0(timers[due[i + 1]].evtim);
+		if (i + WHL_PREFETCH_AHEAD < n)
+			rte_prefetch0(timers[due[i + WHL_PREFETCH_AHEAD]].evtim);
 		ev = swtim_evbuf_slot(&w->evbuf);
 		if (unlikely(ev == NULL))
 			break;
