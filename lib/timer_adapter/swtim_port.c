@@ -115,8 +115,18 @@ swtim_port_add(uint8_t dev_id, uint8_t *port_id)
 		goto restart;
 	}
 	ret = rte_event_port_default_conf_get(dev_id, port, &port_conf);
-	if (ret == 0)
+	if (ret == 0) {
+		/* The device's defaults may exceed what it was configured
+		 * with (event_dsw: dequeue depth 32 against 16, say). */
+		port_conf.dequeue_depth = RTE_MIN(port_conf.dequeue_depth,
+				conf.nb_event_port_dequeue_depth);
+		port_conf.enqueue_depth = RTE_MIN(port_conf.enqueue_depth,
+				conf.nb_event_port_enqueue_depth);
+		port_conf.new_event_threshold = RTE_MIN(
+				port_conf.new_event_threshold,
+				(int32_t)conf.nb_events_limit);
 		ret = rte_event_port_setup(dev_id, port, &port_conf);
+	}
 	if (ret < 0) {
 		SWTIM_LOG(ERR, "setting up port %u of event device %u failed: "
 			  "%d", port, dev_id, ret);
