@@ -1,0 +1,327 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The swtim authors
+#
+# Side-by-side benchmark: swtim-test-eventdev with --adapter=dpdk and
+# --adapter=swtim on the same configurations, alternating which goes
+# first, for several rounds; then one table of medians and swtim/DPDK
+# ratios. See doc/performance.md.
+
+set -u
+
+usage() {
+	cat <<EOF
+Usage: $0 [options]
+
+Runs every case with DPDK's software event timer adapter and with swtim,
+alternating, --rounds times, and prints a table of medians.
+
+Cases: non-burst and burst arming; 16k and 1M outstanding timers; with and
+without timeout spread (8 cases, 16 runs per round).
+
+Options:
+  -b, --bin PATH        swtim-test-eventdev (default: the newest one not
+                        built with sanitizers under build*/app/test-eventdev/
+                        of this repository)
+  -r, --rounds N        rounds (default 3)
+  -q, --quick           1 round, a quarter of the timers, and only the
+                        cases nonburst-16k, burst-16k and burst-1m unless
+                        --cases says otherwise: under a minute on 2 CPUs
+  -c, --cases LIST      comma-separated subset of: nonburst-16k,
+                        nonburst-16k-spread, burst-16k, burst-16k-spread,
+                        nonburst-1m, nonburst-1m-spread, burst-1m,
+                        burst-1m-spread (default: all)
+  -d, --dev NAME        event device: event_dsw0 (default) or event_sw0
+      --eal "ARGS"      EAL arguments replacing the default 2-CPU layout
+                        (no --file-prefix: the script adds one per run);
+                        for servers, e.g. "-l 0-9 -S 9 --vdev=event_dsw0"
+      --plcores LIST    producer lcores (default 1)
+      --wlcores LIST    worker lcores (default 2)
+  -m, --mem MB          EAL memory for the default layout (default 2048)
+      --scale F         multiply every case's timer count by F
+      --swtim-driver N  swtim driver (default: the library's)
+      --swtim-args A    swtim driver options
+  -o, --out DIR         keep the JSON reports and logs there (default: a
+                        new directory under /tmp)
+      --timeout S       give up on a run after S seconds (default 300)
+  -h, --help            this text
+
+Default layout, for a 2-CPU machine without hugepages: lcore 0 (main,
+sleeps) on the first CPU; producer (1), worker (2) and service lcore (3)
+floating over the first two CPUs this script may use; --no-huge -m 2048.
+With event_sw, a fourth lcore runs the device's scheduler service.
+EOF
+}
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=""
+rounds=3
+quick=0
+cases_sel=""
+dev=event_dsw0
+eal=""
+plcores=1
+wlcores=2
+mem=2048
+scale=1
+swtim_driver=""
+swtim_args=""
+out=""
+run_timeout=300
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-b|--bin) bin=$2; shift ;;
+	-r|--rounds) rounds=$2; shift ;;
+	-q|--quick) quick=1 ;;
+	-c|--cases) cases_sel=$2; shift ;;
+	-d|--dev) dev=$2; shift ;;
+	--eal) eal=$2; shift ;;
+	--plcores) plcores=$2; shift ;;
+	--wlcores) wlcores=$2; shift ;;
+	-m|--mem) mem=$2; shift ;;
+	--scale) scale=$2; shift ;;
+	--swtim-driver) swtim_driver=$2; shift ;;
+	--swtim-args) swtim_args=$2; shift ;;
+	-o|--out) out=$2; shift ;;
+	--timeout) run_timeout=$2; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+	shift
+done
+
+case "$rounds" in
+''|*[!0-9]*|0) echo "$0: --rounds: want a positive number" >&2; exit 2 ;;
+esac
+if [ "$quick" = 1 ]; then
+	rounds=1
+	scale=$(python3 -c "print($scale * 0.25)")
+	[ -z "$cases_sel" ] && cases_sel=nonburst-16k,burst-16k,burst-1m
+fi
+
+if [ -z "$bin" ]; then
+	# The newest build that is not instrumented (ASan/UBSan builds
+	# measure the sanitizers).
+	for b in $(ls -t "$root"/build*/app/test-eventdev/swtim-test-eventdev \
+			2>/dev/null); do
+		if ! ldd "$b" 2>/dev/null | grep -q -e libasan -e libubsan; then
+			bin=$b
+			break
+		fi
+	done
+fi
+if [ -z "$bin" ] || [ ! -x "$bin" ]; then
+	echo "$0: no swtim-test-eventdev found; build it or give --bin" >&2
+	exit 2
+fi
+
+if [ -z "$eal" ]; then
+	# The first two CPUs this script may run on.
+	cpus=$(python3 -c 'import os
+c = sorted(os.sched_getaffinity(0))[:2]
+print("%d-%d" % (c[0], c[1]) if len(c) == 2 and c[1] == c[0] + 1
+      else ",".join(map(str, c)))')
+	first=${cpus%%[-,]*}
+	if [ "$dev" = event_sw0 ]; then
+		# The device's scheduler gets a service lcore of its own:
+		# DPDK's adapter and event_sw's scheduler on one service lcore
+		# can hold each other up for minutes.
+		eal="--no-huge -m $mem --no-shconf --no-pci --vdev=$dev"
+		eal="$eal --lcores=0@$first,(1-4)@($cpus) -S 3-4"
+	else
+		eal="--no-huge -m $mem --no-shconf --no-pci --vdev=$dev"
+		eal="$eal --lcores=0@$first,(1-3)@($cpus) -S 3"
+	fi
+fi
+
+if [ -z "$out" ]; then
+	out=$(mktemp -d /tmp/swtim-compare.XXXXXX)
+fi
+mkdir -p "$out" || exit 1
+
+all_cases="nonburst-16k nonburst-16k-spread burst-16k burst-16k-spread"
+all_cases="$all_cases nonburst-1m nonburst-1m-spread burst-1m burst-1m-spread"
+if [ -n "$cases_sel" ]; then
+	cases=$(echo "$cases_sel" | tr ',' ' ')
+	for c in $cases; do
+		case " $all_cases " in
+		*" $c "*) ;;
+		*) echo "$0: unknown case '$c'" >&2; exit 2 ;;
+		esac
+	done
+else
+	cases=$all_cases
+fi
+
+# Timers per producer: enough for a few seconds of steady state on a
+# small machine once the pool is full.
+count() {
+	python3 -c "print(max(${2:-1000}, int($1 * $scale)))"
+}
+
+# Application options of a case.
+case_args() {
+	local c=$1 a="--test=perf_queue --plcores=$plcores --wlcores=$wlcores"
+
+	a="$a --stlist=a --timer_tick_nsec=1000"
+	case "$c" in
+	nonburst-*) a="$a --prod_type_timerdev" ;;
+	burst-*) a="$a --prod_type_timerdev_burst" ;;
+	esac
+	case "$c" in
+	*-16k*)
+		# dpdk-test-eventdev's defaults: 10 us timeouts, 16k pool.
+		a="$a --pool_sz=16384 --expiry_nsec=10000 --max_tmo_nsec=100000"
+		a="$a --nb_timers=$(count 2000000)"
+		case "$c" in *-spread) a="$a --timeout-spread=90000" ;; esac
+		;;
+	*-1m*)
+		# 2 s timeouts: the pool of 1M fills even at a slow arm rate
+		# and stays full; the offered load is then 1M per timeout.
+		# At least 1.5M timers, so that some are armed on a full pool.
+		a="$a --pool_sz=1048576 --expiry_nsec=2000000000"
+		a="$a --max_tmo_nsec=5000000000"
+		a="$a --nb_timers=$(count 2000000 1500000)"
+		case "$c" in *-spread) a="$a --timeout-spread=2000000000" ;; esac
+		;;
+	esac
+	echo "$a"
+}
+
+echo "swtim-test-eventdev: $bin"
+echo "EAL: $eal"
+echo "rounds: $rounds, cases: $cases"
+echo "reports: $out"
+echo
+
+failed=0
+for r in $(seq 1 "$rounds"); do
+	for c in $cases; do
+		# Alternate which adapter goes first.
+		if [ $((r % 2)) = 1 ]; then order="dpdk swtim"; else order="swtim dpdk"; fi
+		for ad in $order; do
+			json="$out/$c-$ad-r$r.json"
+			log="$out/$c-$ad-r$r.log"
+			extra=""
+			if [ "$ad" = swtim ]; then
+				[ -n "$swtim_driver" ] && extra="$extra --swtim-driver=$swtim_driver"
+				[ -n "$swtim_args" ] && extra="$extra --swtim-args=$swtim_args"
+			fi
+			# shellcheck disable=SC2086
+			cmd="$bin $eal --file-prefix=swtim-cmp-$$ -- $(case_args "$c") --adapter=$ad --verbose=0 --json=$json$extra"
+			echo "$cmd" > "$log"
+			rm -f "$json"
+			start=$(date +%s.%N)
+			# shellcheck disable=SC2086
+			timeout --signal=TERM --kill-after=10 "$run_timeout" $cmd >> "$log" 2>&1
+			rc=$?
+			end=$(date +%s.%N)
+			printf 'round %d %-20s %-5s rc=%d %5.1f s\n' "$r" "$c" "$ad" "$rc" \
+				"$(python3 -c "print($end - $start)")"
+			[ "$rc" != 0 ] && failed=$((failed + 1))
+		done
+	done
+done
+
+echo
+python3 - "$out" "$rounds" $cases <<'EOF'
+import json, os, statistics, sys
+
+out, rounds, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+
+def load(c, ad, r):
+    p = os.path.join(out, "%s-%s-r%d.json" % (c, ad, r))
+    try:
+        with open(p) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+def metrics(j):
+    svc = [s for s in j["services"] if s["what"].startswith("adapter")]
+    exp = sum(s["evtim_exp_count"] for s in j["adapter_stats"])
+    busy = sum(s["callback_s"] for s in svc)
+    return {
+        "out": j["throughput"]["outstanding_avg"] / 1000.0,
+        "mpps": j["throughput"]["total_mpps"],
+        "arm": j["arm_latency_ns"]["avg"],
+        "arm99": j["arm_latency_ns"]["p99"],
+        "late50": j["lateness_us"]["p50"],
+        "late99": j["lateness_us"]["p99"],
+        "svc": busy * 1e9 / exp if exp else float("nan"),
+    }
+
+cols = [("out", "outstanding k", 0), ("mpps", "Mpps", 3), ("arm", "arm ns/timer", 0),
+        ("arm99", "arm p99 ns", 0), ("late50", "late p50 us", 0),
+        ("late99", "late p99 us", 0), ("svc", "svc ns/expiry", 0)]
+
+def fmt(v, d):
+    if v != v:
+        return "-"
+    return ("%." + str(d) + "f") % v
+
+rows, problems, detail = [], [], []
+for c in cases:
+    runs = {"dpdk": {}, "swtim": {}}
+    for ad in runs:
+        for r in range(1, rounds + 1):
+            j = load(c, ad, r)
+            if j is None:
+                problems.append("%s %s round %d: no report" % (c, ad, r))
+                continue
+            if j["result"] != "pass":
+                problems.append("%s %s round %d: %s" % (c, ad, r, j["failure"]))
+            runs[ad][r] = metrics(j)
+    cells = [c]
+    for k, _, d in cols:
+        med = {}
+        for ad in runs:
+            v = [m[k] for m in runs[ad].values() if m[k] == m[k]]
+            med[ad] = statistics.median(v) if v else float("nan")
+        a, b = med["dpdk"], med["swtim"]
+        if k == "out":
+            cells.append("%s / %s" % (fmt(a, d), fmt(b, d)))
+            continue
+        # Ratios of the two runs of a round, which ran back to back
+        # under the same machine load; their median.
+        ratios = [runs["swtim"][r][k] / runs["dpdk"][r][k]
+                  for r in runs["dpdk"] if r in runs["swtim"]
+                  and runs["dpdk"][r][k] and runs["dpdk"][r][k] == runs["dpdk"][r][k]
+                  and runs["swtim"][r][k] == runs["swtim"][r][k]]
+        ratio = statistics.median(ratios) if ratios else float("nan")
+        cells.append("%s / %s (%s)" % (fmt(a, d), fmt(b, d), fmt(ratio, 2)))
+    rows.append(cells)
+    detail.append("%-20s DPDK %s  swtim %s" % (c,
+        " ".join(fmt(runs["dpdk"][r]["mpps"], 3) if r in runs["dpdk"] else "-"
+                 for r in range(1, rounds + 1)),
+        " ".join(fmt(runs["swtim"][r]["mpps"], 3) if r in runs["swtim"] else "-"
+                 for r in range(1, rounds + 1))))
+
+head = ["case"] + ["%s DPDK / swtim%s" % (n, "" if k == "out" else " (x)")
+                   for k, n, _ in cols]
+print("Medians of %d round(s); (x) = median over the rounds of swtim / DPDK"
+      " (the two runs of a round ran back to back). Mpps: higher is better;"
+      " the others: lower is better." % rounds)
+print()
+print("| " + " | ".join(head) + " |")
+print("|" + "|".join("---" for _ in head) + "|")
+for r in rows:
+    print("| " + " | ".join(r) + " |")
+print()
+print("Mpps of each round, to judge the noise:")
+for d in detail:
+    print("  " + d)
+if problems:
+    print()
+    print("Runs that did not pass (lost, duplicate or early expiries, errors):")
+    for p in problems:
+        print("  " + p)
+    sys.exit(1)
+EOF
+table_rc=$?
+if [ "$failed" != 0 ] || [ "$table_rc" != 0 ]; then
+	exit 1
+fi
+exit 0

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+#ifndef EVT_OPTIONS_H
+#define EVT_OPTIONS_H
+
+/**
+ * @file
+ * Command line options of swtim-test-eventdev.
+ *
+ * The options that dpdk-test-eventdev uses for its event timer runs keep
+ * their names, meaning and defaults; the others are this application's
+ * own. Parsing happens in two steps: evt_options_parse() before EAL starts
+ * (syntax and ranges), evt_options_check() after (lcores, devices).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_config.h>
+
+/* Exit status for a bad command line. */
+#define EVT_EXIT_USAGE 2
+
+#define EVT_MAX_STAGES 64
+#define EVT_MAX_ADAPTERS 32
+#define EVT_NAME_MAX 64
+
+enum evt_test_kind {
+	EVT_TEST_PERF_QUEUE,
+	EVT_TEST_PERF_ATQ,
+};
+
+enum evt_adapter_kind {
+	EVT_ADAPTER_SWTIM,
+	EVT_ADAPTER_DPDK,
+};
+
+struct evt_options {
+	/* Upstream options. */
+	enum evt_test_kind test;
+	uint8_t dev_id;
+	bool plcores[RTE_MAX_LCORE];
+	bool wlcores[RTE_MAX_LCORE];
+	uint8_t sched_type_list[EVT_MAX_STAGES];
+	uint8_t nb_stages;
+	uint32_t nb_flows;
+	uint64_t nb_timers;		/* per producer */
+	uint8_t nb_timer_adptrs;
+	uint64_t timer_tick_nsec;
+	uint64_t max_tmo_nsec;
+	uint64_t expiry_nsec;
+	uint32_t pool_sz;
+	bool timdev;			/* --prod_type_timerdev[_burst] given */
+	bool timdev_use_burst;
+	uint32_t prod_enq_burst_sz;	/* accepted; timers arm by 16 */
+	uint16_t wkr_deq_dep;
+	bool fwd_latency;
+	bool q_priority;
+	uint32_t deq_tmo_nsec;
+	int socket_id;
+	uint64_t nb_pkts;		/* accepted, unused by timer runs */
+	int verbose_level;
+
+	/* This application's own. */
+	enum evt_adapter_kind adapter;
+	char swtim_driver[EVT_NAME_MAX];	/* "" = library default */
+	char swtim_args[256];
+	bool swtim_driver_set;
+	bool swtim_args_set;
+	char json_path[4096];			/* "" = none */
+	bool library_port;			/* adapters add their port */
+	uint64_t timeout_spread_nsec;
+	uint64_t stall_sec;			/* 0 = automatic */
+	uint64_t seed;
+
+	/* Filled at check time. */
+	char stlist_str[EVT_MAX_STAGES * 2];
+};
+
+/** Fill opt with the defaults. */
+void evt_options_default(struct evt_options *opt);
+
+/**
+ * Parse the application's arguments (those after "--").
+ *
+ * @return
+ *   0 on success, 1 when --help was given (usage printed), or -EINVAL
+ *   after printing a message naming the bad option.
+ */
+int evt_options_parse(struct evt_options *opt, int argc, char **argv);
+
+/** Checks that need EAL: lcore roles, the event device. 0 or -EINVAL. */
+int evt_options_check(struct evt_options *opt);
+
+/** Print the usage text to stdout. */
+void evt_options_usage(const char *prgname);
+
+/** Print the configuration in force (verbose >= 1). */
+void evt_options_dump(const struct evt_options *opt);
+
+/** Number of lcores set in a list. */
+unsigned int evt_nr_lcores(const bool *lcores);
+
+const char *evt_test_name(enum evt_test_kind k);
+const char *evt_adapter_name(enum evt_adapter_kind k);
+const char *evt_sched_type_name(uint8_t t);
+
+#endif /* EVT_OPTIONS_H */

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * Worker lcores: dequeue expiry events and take each timer through the
+ * stages of --stlist, as dpdk-test-eventdev's perf_queue (one queue per
+ * stage) and perf_atq (one all-types queue, the stage in sub_event_type)
+ * do. At the first stage a worker marks the timer received, which tells
+ * duplicates apart, and measures how late its expiry came: from the
+ * deadline the producer wrote to the dequeue. At the last stage the timer
+ * object goes back to the pool, where a producer may take it again.
+ */
+
+#include <stdio.h>
+
+#include <rte_cycles.h>
+#include <rte_eventdev.h>
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+#include <rte_pause.h>
+
+#include "evt_test.h"
+
+static void
+flush_cb(uint8_t dev_id, struct rte_event ev, void *arg)
+{
+	struct evt_worker *w = arg;
+
+	RTE_SET_USED(dev_id);
+	RTE_SET_USED(ev);
+	w->flushed++;
+}
+
+/* Publish a counter for the main lcore. */
+#define PUBLISH(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
+
+int
+evt_worker_main(void *arg)
+{
+	struct evt_worker *w = arg;
+	struct evt_test *t = w->t;
+	const struct evt_options *opt = t->opt;
+	const uint8_t dev = t->dev_id;
+	const uint8_t port = w->port_id;
+	const bool atq = opt->test == EVT_TEST_PERF_ATQ;
+	const bool fwd_latency = opt->fwd_latency;
+	const uint8_t nb_stages = t->nb_stages;
+	const uint8_t last = nb_stages - 1;
+	const uint16_t deq = t->deq_depth;
+	const double ns_per_cycle = t->ns_per_cycle;
+	struct rte_event ev[EVT_MAX_DEQ];
+	void *to_free[EVT_MAX_DEQ];
+	uint64_t received = 0, processed = 0, dups = 0, early = 0;
+	uint64_t fwd_cycles = 0;
+	int64_t min_late = INT64_MAX;
+	uint16_t n, i, nfree, nfwd, enq;
+	uint64_t now;
+
+	if (opt->verbose_level > 1)
+		printf("worker on lcore %u: port %u\n", rte_lcore_id(), port);
+
+	while (!t->done) {
+		n = rte_event_dequeue_burst(dev, port, ev, deq, 0);
+		if (n == 0) {
+			rte_pause();
+			continue;
+		}
+		now = rte_get_timer_cycles();
+		nfree = 0;
+		nfwd = 0;
+		for (i = 0; i < n; i++) {
+			struct evt_timer_rec *r = ev[i].event_ptr;
+			uint8_t stage = atq ? ev[i].sub_event_type :
+				ev[i].queue_id % nb_stages;
+
+			if (stage == 0) {
+				int64_t late;
+
+				if (__atomic_exchange_n(&r->pending, 0,
+							__ATOMIC_ACQ_REL) == 0) {
+					/* Not armed any more: a second event. */
+					dups++;
+					ev[i].op = RTE_EVENT_OP_RELEASE;
+					continue;
+				}
+				received++;
+				late = (int64_t)(now - r->deadline_tsc);
+				if (late < min_late)
+					min_late = late;
+				if (late < 0) {
+					early++;
+					late = 0;
+				}
+				latency_hist_add(&w->late_hist,
+					(uint64_t)((double)late * ns_per_cycle));
+			}
+			if (stage == last) {
+				processed++;
+				if (fwd_latency)
+					fwd_cycles += now - r->arm_tsc;
+				to_free[nfree++] = r;
+				ev[i].op = RTE_EVENT_OP_RELEASE;
+			} else {
+				if (atq)
+					ev[i].sub_event_type++;
+				else
+					ev[i].queue_id++;
+				ev[i].sched_type =
+					t->sched_type_list[stage + 1];
+				ev[i].op = RTE_EVENT_OP_FORWARD;
+				ev[i].event_type = RTE_EVENT_TYPE_CPU;
+				nfwd++;
+			}
+		}
+		PUBLISH(w->received, received);
+		PUBLISH(w->processed, processed);
+		PUBLISH(w->duplicates, dups);
+		PUBLISH(w->early, early);
+		PUBLISH(w->fwd_cycles, fwd_cycles);
+		if (nfree > 0)
+			rte_mempool_put_bulk(t->pool, to_free, nfree);
+		/* Burst devices get the releases too, as upstream sends
+		 * them; others take one event at a time and release it
+		 * implicitly at the next dequeue.
+		 */
+		if (!t->dev_burst && nfwd == 0)
+			continue;
+		enq = 0;
+		while (enq < n) {
+			enq += rte_event_enqueue_burst(dev, port, ev + enq,
+						       n - enq);
+			if (enq < n) {
+				if (t->done)
+					break;
+				rte_pause();
+			}
+		}
+	}
+	w->min_lateness = min_late;
+	rte_event_port_quiesce(dev, port, flush_cb, w);
+	return 0;
+}
