@@ -114,6 +114,16 @@ whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w, uint64_t target)
 	if (unlikely(w->evbuf.evs == NULL) &&
 	    swtim_evbuf_init(&w->evbuf, 0, whl->socket) != 0)
 		return false;	/* no memory: the timers wait for a later run */
+	/*
+	 * Offer what is already waiting first: if the device still refuses
+	 * it, expiring more now would only grow the buffer; the due timers
+	 * stay on the wheel, still counted, until the device takes events.
+	 */
+	if (swtim_evbuf_count(&w->evbuf) != 0) {
+		sent += whl_wheel_flush(whl, w);
+		if (swtim_evbuf_count(&w->evbuf) != 0)
+			return sent != 0;
+	}
 	do {
 		rte_spinlock_lock(&w->lock);
 		n = whl_wheel_expire(w, whl->timers, target, RTE_DIM(due), due);
@@ -127,9 +137,10 @@ whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w, uint64_t target)
 			SWTIM_LOG(ERR, "no memory for expiry events; retrying");
 			break;
 		}
-	} while (n == RTE_DIM(due));
-	if (swtim_evbuf_count(&w->evbuf) != 0)
-		sent = whl_wheel_flush(whl, w);
+		/* Each chunk goes to the device at once, so that workers
+		 * start on a large expiry before the scan ends. */
+		sent += whl_wheel_flush(whl, w);
+	} while (n == RTE_DIM(due) && swtim_evbuf_count(&w->evbuf) == 0);
 	return expired != 0 || sent != 0;
 }
 
