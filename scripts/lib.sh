@@ -177,3 +177,18 @@ run_example() {
 	fi
 	return "$rc"
 }
+
+# run_benchmark [COMPARE_OPTION...]: the side-by-side benchmark of swtim and
+# DPDK's own adapter with the installed swtim-test-eventdev, in its quick
+# form (one round, small timer counts: well under a minute on 2 CPUs).
+run_benchmark() {
+	local bin="$PREFIX/bin/swtim-test-eventdev"
+
+	if [ ! -x "$bin" ]; then
+		err "no $bin: install_release has not run"
+		return 1
+	fi
+	log "running: app/test-eventdev/compare.sh --quick -b ${bin#"$SWTIM_ROOT"/} $*"
+	LD_LIBRARY_PATH="$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		"$SWTIM_ROOT/app/test-eventdev/compare.sh" --quick -b "$bin" "$@"
+}

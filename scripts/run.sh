@@ -2,26 +2,29 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The swtim authors
 #
-# Build swtim (release), install it under ./install and run the demo
-# workload against the installed library. Run from anywhere, as root on a
-# fresh Debian 12 machine (missing packages are installed with apt).
+# Build swtim (release), install it under ./install, check that an
+# application builds and runs against the installed library
+# (examples/arm_one), then run the benchmark: swtim-test-eventdev with
+# swtim and with DPDK's own adapter, side by side (compare.sh --quick).
+# Run from anywhere, as root on a fresh Debian 12 machine (missing
+# packages are installed with apt).
 #
-#   ./scripts/run.sh [ARM_ONE_OPTION...]     e.g. ./scripts/run.sh --ticks 500
+#   ./scripts/run.sh [COMPARE_OPTION...]   e.g. ./scripts/run.sh --rounds 3
 #
-# Options are handed to examples/arm_one after its EAL arguments; see
-# "./scripts/run.sh --help". SWTIM_EAL_ARGS replaces the EAL arguments.
+# Options go to app/test-eventdev/compare.sh (see its --help).
+# SWTIM_EAL_ARGS replaces the example's EAL arguments.
 
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# The workload that run.sh demonstrates: build the arm_one example against
-# the installed library and run it. This is the one function to change to
-# run something else (a benchmark) instead.
+# The workload that run.sh demonstrates: an application built against the
+# installed library with pkg-config only, then the benchmark.
 workload() {
 	build_example
-	run_example "$@"
+	run_example
+	run_benchmark "$@"
 }
 
 main() {
