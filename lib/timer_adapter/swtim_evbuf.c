@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_malloc.h>
 
 #include "swtim_evbuf.h"
@@ -26,6 +27,9 @@ swtim_evport_init(struct swtim_evport *port, uint8_t dev_id, uint8_t port_id)
 	port->enq_burst = RTE_MIN(depth, (uint32_t)SWTIM_EVBUF_ENQ_BURST_MAX);
 	port->needs_maintenance = rte_event_dev_info_get(dev_id, &info) != 0 ||
 		!(info.event_dev_cap & RTE_EVENT_DEV_CAP_MAINTENANCE_FREE);
+	port->maintain_cycles = rte_get_timer_hz() * SWTIM_EVPORT_MAINTAIN_US /
+				US_PER_S;
+	port->next_maintain = 0;
 }
 
 int

@@ -27,6 +27,15 @@
 /** Events the buffer starts with at least. */
 #define SWTIM_EVBUF_MIN 1024
 
+/*
+ * How often an idle service maintains the port: event_dsw answers other
+ * ports' flow-migration requests only from maintenance, so a port left
+ * alone stalls the workers' migrations; every 10 us keeps that latency
+ * below the device's own, while an idle service (called millions of
+ * times a second) skips the call almost always.
+ */
+#define SWTIM_EVPORT_MAINTAIN_US 10
+
 /**
  * Largest number of events handed to rte_event_enqueue_new_burst() at
  * once (further capped by the port's enqueue depth). 32 matches the bursts
@@ -54,6 +63,8 @@ struct swtim_evport {
 	uint8_t port_id;
 	uint16_t enq_burst;	/**< events per enqueue call */
 	bool needs_maintenance;	/**< device wants rte_event_maintain() */
+	uint64_t maintain_cycles;	/**< SWTIM_EVPORT_MAINTAIN_US */
+	uint64_t next_maintain;	/**< timer cycles of the next maintenance */
 };
 
 /**
@@ -169,21 +180,26 @@ uint32_t swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
 			   struct swtim_budget *budget, uint64_t *retries);
 
 /**
- * Let the device move on events it holds for the port, if it needs that.
- * Call on every service run: event_dsw keeps the last enqueued events in
- * the port until then. Skipped when another run holds the port, which
- * does the same.
+ * Maintain the port, if the device needs that, at most every
+ * SWTIM_EVPORT_MAINTAIN_US. Call on every service run. Skipped when
+ * another run holds the port. (Enqueued events are flushed by
+ * swtim_evbuf_flush() itself.)
  *
  * @param port
  *   The port.
+ * @param now
+ *   rte_get_timer_cycles() of the run.
  */
 static inline void
-swtim_evport_maintain(struct swtim_evport *port)
+swtim_evport_maintain(struct swtim_evport *port, uint64_t now)
 {
-	if (port->needs_maintenance && rte_spinlock_trylock(&port->lock)) {
-		rte_event_maintain(port->dev_id, port->port_id, 0);
-		rte_spinlock_unlock(&port->lock);
-	}
+	if (!port->needs_maintenance ||
+	    now < __atomic_load_n(&port->next_maintain, __ATOMIC_RELAXED) ||
+	    !rte_spinlock_trylock(&port->lock))
+		return;
+	port->next_maintain = now + port->maintain_cycles;
+	rte_event_maintain(port->dev_id, port->port_id, 0);
+	rte_spinlock_unlock(&port->lock);
 }
 
 #endif /* SWTIM_EVBUF_H */

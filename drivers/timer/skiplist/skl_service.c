@@ -235,7 +235,7 @@ skl_service_run(void *arg)
 		__atomic_store_n(&list->scanning, 0, __ATOMIC_RELEASE);
 		ret = 0;
 	}
-	swtim_evport_maintain(&skl->port);
+	swtim_evport_maintain(&skl->port, now);
 	if (skl->idle.max_sleep_us != 0)
 		swtim_idle_after_run(&skl->idle, worked, worked ? 0 :
 			skl_next_deadline_of(skl));

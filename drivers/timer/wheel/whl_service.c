@@ -194,14 +194,15 @@ whl_service_run(void *arg)
 {
 	struct whl_adapter *whl = arg;
 	uint32_t i, nb_polled;
-	uint64_t target;
+	uint64_t now, target;
 	int32_t ret = -EAGAIN;
 	bool worked = false;
 
 	if (!swtim_gate_enter(&whl->gate))
 		goto out;
 
-	target = whl_tick_of(whl, rte_get_timer_cycles());
+	now = rte_get_timer_cycles();
+	target = whl_tick_of(whl, now);
 	whl_ticks_account(whl, target);
 	nb_polled = swtim_poll_set_count(&whl->polled);
 	for (i = 0; i < nb_polled; i++) {
@@ -218,7 +219,7 @@ whl_service_run(void *arg)
 		__atomic_store_n(&w->scanning, 0, __ATOMIC_RELEASE);
 		ret = 0;
 	}
-	swtim_evport_maintain(&whl->port);
+	swtim_evport_maintain(&whl->port, now);
 	if (whl->idle.max_sleep_us != 0)
 		swtim_idle_after_run(&whl->idle, worked, worked ? 0 :
 			whl_next_deadline_of(whl));
