@@ -172,15 +172,28 @@ whl_wheel_expire(struct whl_wheel *w, struct whl_timer *timers,
 		w->cur = tick;
 		whl_cascade(w, timers, tick);
 		slot = tick & (WHL_SLOTS - 1);
-		/* Take the due records from the front of the slot. */
-		while (n < limit && (idx = w->head[0][slot]) != WHL_NIL) {
-			timers[idx].state = WHL_EXPIRING;
-			whl_wheel_unlink(w, timers, idx);
-			due[n++] = idx;
-		}
-		/* A slot left non-empty is finished by the next call. */
-		if (w->head[0][slot] == WHL_NIL)
+		if (!(w->occupied[0] & (UINT64_C(1) << slot))) {
 			w->cur = tick + 1;
+			continue;
+		}
+		/*
+		 * Take the due records from the front of the slot in one go:
+		 * only the last one taken has a neighbour to fix.
+		 */
+		for (idx = w->head[0][slot]; n < limit && idx != WHL_NIL;
+		     idx = timers[idx].next) {
+			timers[idx].state = WHL_EXPIRING;
+			due[n++] = idx;
+			w->nb_armed--;
+		}
+		if (idx == WHL_NIL) {
+			whl_slot_detach(w, 0, slot);
+			w->cur = tick + 1;
+		} else {
+			/* A slot left non-empty is finished by the next call. */
+			w->head[0][slot] = idx;
+			timers[idx].prev = WHL_NIL;
+		}
 	}
 	return n;
 }
