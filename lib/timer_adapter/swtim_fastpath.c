@@ -13,6 +13,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_errno.h>
@@ -78,46 +79,16 @@ swtim_arm_check(const struct swtim_adapter *adapter,
 	return 0;
 }
 
-/* Finish a burst whose front of n timers went to the driver. */
-static inline uint16_t
-swtim_arm_finish(struct rte_event_timer **evtims, uint16_t n, uint16_t armed,
-		 uint16_t nb, const struct swtim_arm_error *e)
-{
-	if (armed == n && n < nb) {
-		if (e->state != RTE_EVENT_TIMER_NOT_ARMED)
-			__atomic_store_n(&evtims[n]->state, e->state,
-					 __ATOMIC_RELEASE);
-		rte_errno = e->err;
-	}
-	return armed;
-}
-
-uint16_t
-swtim_arm_burst(const struct swtim_adapter *adapter,
-		struct rte_event_timer **evtims, uint16_t nb_evtims)
-{
-	struct swtim_arm_error e = { 0 };
-	uint16_t n, armed = 0;
-
-	if (unlikely(!swtim_adapter_is_valid(adapter) ||
-		     (evtims == NULL && nb_evtims != 0))) {
-		rte_errno = EINVAL;
-		return 0;
-	}
-	for (n = 0; n < nb_evtims; n++)
-		if (swtim_arm_check(adapter, evtims[n],
-				    evtims[n] != NULL ?
-				    evtims[n]->timeout_ticks : 0, &e) != 0)
-			break;
-	if (n > 0)
-		armed = adapter->ops->arm_burst(adapter, evtims, n);
-	return swtim_arm_finish(evtims, n, armed, nb_evtims, &e);
-}
-
-uint16_t
-swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
-			 struct rte_event_timer **evtims,
-			 uint64_t timeout_ticks, uint16_t nb_evtims)
+/*
+ * Check a burst up to its first invalid timer, hand the valid front to the
+ * driver, and leave the invalid timer's error state only when the driver
+ * armed the whole front. same_tmo: every timer gets timeout_ticks
+ * (arm_tmo_tick_burst), else each its own.
+ */
+static __rte_always_inline uint16_t
+swtim_arm_common(const struct swtim_adapter *adapter,
+		 struct rte_event_timer **evtims,
+		 bool same_tmo, uint64_t timeout_ticks, uint16_t nb_evtims)
 {
 	struct swtim_arm_error e = { 0 };
 	uint16_t n, armed = 0;
@@ -128,15 +99,42 @@ swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
 		return 0;
 	}
 	for (n = 0; n < nb_evtims; n++) {
-		if (swtim_arm_check(adapter, evtims[n], timeout_ticks,
+		struct rte_event_timer *evtim = evtims[n];
+
+		if (swtim_arm_check(adapter, evtim, !same_tmo && evtim != NULL ?
+				    evtim->timeout_ticks : timeout_ticks,
 				    &e) != 0)
 			break;
-		evtims[n]->timeout_ticks = timeout_ticks;
+		if (same_tmo)
+			evtim->timeout_ticks = timeout_ticks;
 	}
 	if (n > 0)
-		armed = adapter->ops->arm_tmo_tick_burst(adapter, evtims,
-							 timeout_ticks, n);
-	return swtim_arm_finish(evtims, n, armed, nb_evtims, &e);
+		armed = same_tmo ?
+			adapter->ops->arm_tmo_tick_burst(adapter, evtims,
+							 timeout_ticks, n) :
+			adapter->ops->arm_burst(adapter, evtims, n);
+	if (armed == n && n < nb_evtims) {
+		if (e.state != RTE_EVENT_TIMER_NOT_ARMED)
+			__atomic_store_n(&evtims[n]->state, e.state,
+					 __ATOMIC_RELEASE);
+		rte_errno = e.err;
+	}
+	return armed;
+}
+
+uint16_t
+swtim_arm_burst(const struct swtim_adapter *adapter,
+		struct rte_event_timer **evtims, uint16_t nb_evtims)
+{
+	return swtim_arm_common(adapter, evtims, false, 0, nb_evtims);
+}
+
+uint16_t
+swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
+			 struct rte_event_timer **evtims,
+			 uint64_t timeout_ticks, uint16_t nb_evtims)
+{
+	return swtim_arm_common(adapter, evtims, true, timeout_ticks, nb_evtims);
 }
 
 /* Return 0 if evtim may be cancelled, else the errno. */
