@@ -48,6 +48,28 @@ evt_options_default(struct evt_options *opt)
 	/* Ours. */
 	opt->adapter = EVT_ADAPTER_SWTIM;
 	opt->seed = 1;
+	opt->load = EVT_LOAD_COUNT;
+	opt->duration_s = EVT_LOAD_DURATION_S;
+	opt->burst_timers = EVT_LOAD_BURST_TIMERS;
+	opt->burst_period_ms = EVT_LOAD_BURST_PERIOD_MS;
+	opt->adapter_svc_lcores = 1;
+}
+
+const char *
+evt_load_name(enum evt_load_kind k)
+{
+	switch (k) {
+	case EVT_LOAD_IDLE:
+		return "idle";
+	case EVT_LOAD_LOW:
+		return "low";
+	case EVT_LOAD_HIGH:
+		return "high";
+	case EVT_LOAD_BURSTY:
+		return "bursty";
+	default:
+		return "count";
+	}
 }
 
 const char *
@@ -142,6 +164,37 @@ evt_options_usage(const char *prgname)
 "                            the default), or the adapter library's own\n"
 "                            create() (rte_event_timer_adapter_create(),\n"
 "                            swtim_adapter_create())\n"
+"  --adapter-service-lcores=N|all  map each adapter's service to N service\n"
+"                            lcores, or to all of them (default 1). swtim's\n"
+"                            services are MT safe and split their work per\n"
+"                            producer lcore's wheel or list; DPDK's adapter\n"
+"                            refuses more than one service lcore\n"
+"\n"
+"Power and load (see doc/performance.md, \"Power: sleeping service\"):\n"
+"  --max-sleep-us=N          worker lcores sleep when idle: after an empty\n"
+"                            dequeue a worker sleeps %d us longer than after\n"
+"                            the one before, up to N us; a dequeue that gets\n"
+"                            any event returns it to polling without sleeping\n"
+"                            (default 0: never sleep). The adapter's service\n"
+"                            sleeps with --swtim-args=max_sleep_us=N\n"
+"  --load=KIND               what the producers offer:\n"
+"                            count  - each arms --nb_timers as fast as it can,\n"
+"                                     the run ends when all have expired\n"
+"                                     (default; dpdk-test-eventdev's way)\n"
+"                            idle   - nothing, for --duration-s\n"
+"                            low    - --load-rate timers/s (default %d) per\n"
+"                                     producer, evenly paced, for --duration-s\n"
+"                            high   - as fast as it can (or --load-rate) for\n"
+"                                     --duration-s\n"
+"                            bursty - --burst-timers timers (default %d) at\n"
+"                                     once every --burst-period-ms (default\n"
+"                                     %d), for --duration-s\n"
+"                            Timed loads ignore --nb_timers; the run ends once\n"
+"                            the timers armed in the duration have expired\n"
+"  --duration-s=S            length of a timed load (default %d)\n"
+"  --load-rate=N             timers/s per producer for low and high\n"
+"  --burst-timers=N          timers per burst, at most --pool_sz\n"
+"  --burst-period-ms=MS      time from one burst's start to the next\n"
 "\n"
 "Service lcores (EAL -S/-s, after --lcores) run each adapter's service\n"
 "and, for devices that need one (event_sw), the device's scheduler; each\n"
@@ -156,11 +209,14 @@ evt_options_usage(const char *prgname)
 "dpdk-test-eventdev computes it, and p50/p99/max), expiry events per\n"
 "second per worker and in total, the lateness of each expiry after its\n"
 "deadline, early, lost and duplicate expiries, the adapter statistics and\n"
-"the service lcore's CPU time.\n"
+"the CPU time (from the OS) of the service, worker and producer lcores.\n"
 "\n"
 "Exit status: 0 when every armed timer expired exactly once and none\n"
 "early; 1 when not, or on errors; %d for a bad command line.\n",
-	       prgname, EVT_MAX_ADAPTERS, prgname, EVT_EXIT_USAGE);
+	       prgname, EVT_MAX_ADAPTERS, EVT_WORKER_SLEEP_STEP_US,
+	       EVT_LOAD_LOW_RATE, EVT_LOAD_BURST_TIMERS,
+	       EVT_LOAD_BURST_PERIOD_MS, EVT_LOAD_DURATION_S, prgname,
+	       EVT_EXIT_USAGE);
 }
 
 /* Decimal with an optional K/M/G/T (binary) suffix, as upstream takes. */
@@ -361,6 +417,13 @@ enum {
 	OPT_STALL_SEC,
 	OPT_SEED,
 	OPT_ADAPTER_PORT,
+	OPT_ADAPTER_SVC_LCORES,
+	OPT_MAX_SLEEP_US,
+	OPT_LOAD,
+	OPT_DURATION_S,
+	OPT_LOAD_RATE,
+	OPT_BURST_TIMERS,
+	OPT_BURST_PERIOD_MS,
 };
 
 static const struct option evt_longopts[] = {
@@ -396,6 +459,14 @@ static const struct option evt_longopts[] = {
 	{ "stall-sec", required_argument, NULL, OPT_STALL_SEC },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "adapter-port", required_argument, NULL, OPT_ADAPTER_PORT },
+	{ "adapter-service-lcores", required_argument, NULL,
+	  OPT_ADAPTER_SVC_LCORES },
+	{ "max-sleep-us", required_argument, NULL, OPT_MAX_SLEEP_US },
+	{ "load", required_argument, NULL, OPT_LOAD },
+	{ "duration-s", required_argument, NULL, OPT_DURATION_S },
+	{ "load-rate", required_argument, NULL, OPT_LOAD_RATE },
+	{ "burst-timers", required_argument, NULL, OPT_BURST_TIMERS },
+	{ "burst-period-ms", required_argument, NULL, OPT_BURST_PERIOD_MS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -547,6 +618,58 @@ parse_one(struct evt_options *opt, int c, const char *arg)
 			ret = -EINVAL;
 		}
 		break;
+	case OPT_ADAPTER_SVC_LCORES:
+		if (strcmp(arg, "all") == 0) {
+			opt->adapter_svc_lcores = 0;
+		} else if (parse_u64(arg, &v) < 0 || v < 1 ||
+			   v > RTE_MAX_LCORE) {
+			fprintf(stderr, APP ": --adapter-service-lcores: want"
+				" 'all' or a number in 1..%d, got '%s'\n",
+				RTE_MAX_LCORE, arg);
+			ret = -EINVAL;
+		} else {
+			opt->adapter_svc_lcores = (uint32_t)v;
+		}
+		break;
+	case OPT_MAX_SLEEP_US:
+		ret = parse_ranged("max-sleep-us", arg, 0, 1000000, &v);
+		opt->max_sleep_us = (uint32_t)v;
+		break;
+	case OPT_LOAD: {
+		static const enum evt_load_kind kinds[] = {
+			EVT_LOAD_COUNT, EVT_LOAD_IDLE, EVT_LOAD_LOW,
+			EVT_LOAD_HIGH, EVT_LOAD_BURSTY,
+		};
+		unsigned int k;
+
+		ret = -EINVAL;
+		for (k = 0; k < RTE_DIM(kinds); k++) {
+			if (strcmp(arg, evt_load_name(kinds[k])) == 0) {
+				opt->load = kinds[k];
+				ret = 0;
+			}
+		}
+		if (ret < 0)
+			fprintf(stderr, APP ": --load: want count, idle, low,"
+				" high or bursty, got '%s'\n", arg);
+		break;
+	}
+	case OPT_DURATION_S:
+		ret = parse_ranged("duration-s", arg, 1, 3600, &opt->duration_s);
+		break;
+	case OPT_LOAD_RATE:
+		ret = parse_ranged("load-rate", arg, 1, 1000000000,
+				   &opt->load_rate);
+		opt->load_rate_set = true;
+		break;
+	case OPT_BURST_TIMERS:
+		ret = parse_ranged("burst-timers", arg, 1, UINT32_MAX / 2,
+				   &opt->burst_timers);
+		break;
+	case OPT_BURST_PERIOD_MS:
+		ret = parse_ranged("burst-period-ms", arg, 1, 3600000,
+				   &opt->burst_period_ms);
+		break;
 	default:
 		ret = -EINVAL;
 		break;
@@ -599,6 +722,27 @@ check_static(struct evt_options *opt)
 	    (opt->swtim_driver_set || opt->swtim_args_set)) {
 		fprintf(stderr, APP ": --swtim-driver and --swtim-args apply to"
 			" --adapter=swtim only\n");
+		return -EINVAL;
+	}
+	if (opt->adapter == EVT_ADAPTER_DPDK && opt->adapter_svc_lcores != 1) {
+		fprintf(stderr, APP ": --adapter-service-lcores: DPDK's software"
+			" event timer adapter runs on exactly one service lcore"
+			" (its start refuses a service mapped to more); only"
+			" --adapter=swtim takes several\n");
+		return -EINVAL;
+	}
+	if (opt->load == EVT_LOAD_LOW && !opt->load_rate_set)
+		opt->load_rate = EVT_LOAD_LOW_RATE;
+	if (opt->load_rate_set && opt->load != EVT_LOAD_LOW &&
+	    opt->load != EVT_LOAD_HIGH) {
+		fprintf(stderr, APP ": --load-rate applies to --load=low and"
+			" --load=high only\n");
+		return -EINVAL;
+	}
+	if (opt->load == EVT_LOAD_BURSTY && opt->burst_timers > opt->pool_sz) {
+		fprintf(stderr, APP ": --burst-timers (%" PRIu64 ") exceeds"
+			" --pool_sz (%u): a burst could never be armed at once;"
+			" raise --pool_sz\n", opt->burst_timers, opt->pool_sz);
 		return -EINVAL;
 	}
 	if (opt->nb_stages == 0) {
@@ -759,4 +903,27 @@ evt_options_dump(const struct evt_options *opt)
 	printf("\t%-20s : %s\n", "adapter port",
 	       opt->library_port ? "added by the library" :
 	       "added by the application");
+	if (opt->adapter_svc_lcores != 1) {
+		if (opt->adapter_svc_lcores == 0)
+			printf("\t%-20s : all\n", "adapter svc lcores");
+		else
+			printf("\t%-20s : %u\n", "adapter svc lcores",
+			       opt->adapter_svc_lcores);
+	}
+	if (opt->max_sleep_us)
+		printf("\t%-20s : %u us\n", "worker max sleep",
+		       opt->max_sleep_us);
+	if (opt->load != EVT_LOAD_COUNT) {
+		printf("\t%-20s : %s for %" PRIu64 " s", "load",
+		       evt_load_name(opt->load), opt->duration_s);
+		if (opt->load == EVT_LOAD_BURSTY)
+			printf(", %" PRIu64 " timers every %" PRIu64 " ms",
+			       opt->burst_timers, opt->burst_period_ms);
+		else if (opt->load_rate)
+			printf(", %" PRIu64 " timers/s per producer",
+			       opt->load_rate);
+		else if (opt->load == EVT_LOAD_HIGH)
+			printf(", as fast as possible");
+		printf("\n");
+	}
 }

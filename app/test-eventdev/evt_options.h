@@ -37,6 +37,32 @@ enum evt_adapter_kind {
 	EVT_ADAPTER_DPDK,
 };
 
+/*
+ * What the producers offer. COUNT: each producer arms --nb_timers as fast
+ * as it can (dpdk-test-eventdev's behaviour, the default). The others last
+ * --duration-s and ignore --nb_timers: IDLE arms nothing, LOW and HIGH arm
+ * at --load-rate timers/s per producer (HIGH: as fast as possible unless a
+ * rate is given), BURSTY arms --burst-timers at once every
+ * --burst-period-ms.
+ */
+enum evt_load_kind {
+	EVT_LOAD_COUNT,
+	EVT_LOAD_IDLE,
+	EVT_LOAD_LOW,
+	EVT_LOAD_HIGH,
+	EVT_LOAD_BURSTY,
+};
+
+/* Default --load-rate of --load=low, timers/s per producer. */
+#define EVT_LOAD_LOW_RATE 2000
+/* Default --burst-timers and --burst-period-ms of --load=bursty. */
+#define EVT_LOAD_BURST_TIMERS 50000
+#define EVT_LOAD_BURST_PERIOD_MS 500
+/* Default --duration-s of the timed loads. */
+#define EVT_LOAD_DURATION_S 3
+/* How much longer each empty poll makes a worker's sleep, in us. */
+#define EVT_WORKER_SLEEP_STEP_US 10
+
 struct evt_options {
 	/* Upstream options. */
 	enum evt_test_kind test;
@@ -74,6 +100,15 @@ struct evt_options {
 	uint64_t timeout_spread_nsec;
 	uint64_t stall_sec;			/* 0 = automatic */
 	uint64_t seed;
+	uint32_t max_sleep_us;			/* workers; 0 = never sleep */
+	enum evt_load_kind load;
+	uint64_t duration_s;			/* timed loads */
+	uint64_t load_rate;			/* timers/s per producer, 0 = max */
+	bool load_rate_set;
+	uint64_t burst_timers;			/* --load=bursty */
+	uint64_t burst_period_ms;
+	/* Service lcores each adapter's service is mapped to; 0 = all. */
+	uint32_t adapter_svc_lcores;
 
 	/* Filled at check time. */
 	char stlist_str[EVT_MAX_STAGES * 2];
@@ -106,5 +141,6 @@ unsigned int evt_nr_lcores(const bool *lcores);
 const char *evt_test_name(enum evt_test_kind k);
 const char *evt_adapter_name(enum evt_adapter_kind k);
 const char *evt_sched_type_name(uint8_t t);
+const char *evt_load_name(enum evt_load_kind k);
 
 #endif /* EVT_OPTIONS_H */

@@ -52,6 +52,7 @@ evt_run_sample(struct evt_run *r, const struct evt_test *t, uint64_t tsc)
 struct figures {
 	uint64_t target, armed, received, processed, dups, early, lost;
 	uint64_t flushed;
+	uint64_t load_expected;	/* timed loads: what the schedule arms */
 	int64_t min_late_cycles;
 	struct latency_hist late;
 	struct latency_hist arm;
@@ -118,6 +119,25 @@ sample_reaching(const struct evt_run *r, uint32_t width, uint64_t want)
 	return r->nb_samples ? r->nb_samples - 1 : 0;
 }
 
+/* Timers a timed load's schedule arms when nothing holds it up. */
+static uint64_t
+load_expected(const struct evt_test *t)
+{
+	const struct evt_options *opt = t->opt;
+
+	switch (opt->load) {
+	case EVT_LOAD_LOW:
+	case EVT_LOAD_HIGH:
+		return opt->load_rate * opt->duration_s * t->nb_producers;
+	case EVT_LOAD_BURSTY:
+		return (opt->duration_s * 1000 + opt->burst_period_ms - 1) /
+			opt->burst_period_ms * opt->burst_timers *
+			t->nb_producers;
+	default:
+		return 0;
+	}
+}
+
 static void
 compute(const struct evt_test *t, const struct evt_run *r, struct figures *f)
 {
@@ -130,12 +150,15 @@ compute(const struct evt_test *t, const struct evt_run *r, struct figures *f)
 	latency_hist_init(&f->late);
 	latency_hist_init(&f->arm);
 	f->min_late_cycles = INT64_MAX;
-	f->target = t->opt->nb_timers * t->nb_producers;
 	for (i = 0; i < t->nb_producers; i++) {
 		last_arm_tsc = RTE_MAX(last_arm_tsc, t->prod[i].end_tsc);
 		f->armed += t->prod[i].armed;
 		latency_hist_merge(&f->arm, &t->prod[i].arm_hist);
 	}
+	f->load_expected = load_expected(t);
+	/* A timed load asks for what its schedule armed in the duration. */
+	f->target = t->opt->load == EVT_LOAD_COUNT ?
+		t->opt->nb_timers * t->nb_producers : f->armed;
 	for (i = 0; i < t->nb_workers; i++) {
 		const struct evt_worker *w = &t->workers[i];
 
@@ -247,6 +270,55 @@ upstream_arm_us(const struct evt_test *t, const struct evt_producer *p)
 	return (double)(float)(p->arm_cycles / p->armed) / (double)mhz;
 }
 
+/* Each lcore's CPU time from the OS over the measured interval. */
+static void
+print_cpu(const char *role, const struct evt_lcore_cpu *lc, unsigned int nb,
+	  uint64_t hz)
+{
+	double cpu, wall, wait;
+	unsigned int i;
+
+	for (i = 0; i < nb; i++) {
+		if (!evt_lcore_cpu_get(&lc[i], hz, &cpu, &wall))
+			printf("%s lcore %u: thread not found, no CPU time\n",
+			       role, lc[i].lcore);
+		else if (!evt_lcore_wait_get(&lc[i], &wait))
+			printf("%s lcore %u: %.3f s of CPU over %.3f s"
+			       " (%.1f %% of a CPU)\n", role, lc[i].lcore, cpu,
+			       wall, wall > 0 ? 100.0 * cpu / wall : 0.0);
+		else
+			printf("%s lcore %u: %.3f s of CPU over %.3f s"
+			       " (%.1f %% of a CPU; runnable %.1f %%)\n", role,
+			       lc[i].lcore, cpu, wall,
+			       wall > 0 ? 100.0 * cpu / wall : 0.0,
+			       wall > 0 ? 100.0 * (cpu + wait) / wall : 0.0);
+	}
+}
+
+static void
+json_cpu(struct json_writer *j, const struct evt_lcore_cpu *l, uint64_t hz)
+{
+	double cpu, wall, wait;
+
+	if (evt_lcore_cpu_get(l, hz, &cpu, &wall)) {
+		json_double(j, "cpu_s", cpu);
+		json_double(j, "wall_s", wall);
+		json_double(j, "cpu_share", wall > 0 ? cpu / wall : 0);
+		if (evt_lcore_wait_get(l, &wait)) {
+			json_double(j, "runq_wait_s", wait);
+			json_double(j, "runnable_share", wall > 0 ?
+				    (cpu + wait) / wall : 0);
+		} else {
+			json_null(j, "runq_wait_s");
+			json_null(j, "runnable_share");
+		}
+	} else {
+		json_null(j, "cpu_s");
+		json_double(j, "wall_s", wall);
+		json_null(j, "cpu_share");
+	}
+}
+
 static void
 print_text(const struct evt_test *t, const struct evt_run *r,
 	   const struct figures *f)
@@ -318,6 +390,15 @@ print_text(const struct evt_test *t, const struct evt_run *r,
 		printf("Forward latency, arm to last stage: avg %.3f us\n",
 		       f->fwd_us);
 
+	if (opt->load != EVT_LOAD_COUNT) {
+		printf("\nLoad %s for %" PRIu64 " s: armed %" PRIu64,
+		       evt_load_name(opt->load), opt->duration_s, f->armed);
+		if (f->load_expected)
+			printf(" of the %" PRIu64 " the schedule arms (%.1f %%)",
+			       f->load_expected, 100.0 * (double)f->armed /
+			       (double)f->load_expected);
+		printf("\n");
+	}
 	printf("\nTimers: asked %" PRIu64 ", armed %" PRIu64 ", received %"
 	       PRIu64 ", lost %" PRIu64 ", duplicates %" PRIu64 ", early %"
 	       PRIu64 "\n", f->target, f->armed, f->received, f->lost,
@@ -346,25 +427,32 @@ print_text(const struct evt_test *t, const struct evt_run *r,
 		const struct evt_service *e = &r->svc.svc[i];
 		double busy = (double)(e->cycles[1] - e->cycles[0]) /
 			(double)t->hz;
+		char lcores[256];
+		unsigned int k;
+		size_t len = 0;
 
-		printf("Service %-10s (id %u) on lcore %u: %.3f s in its"
+		lcores[0] = '\0';
+		for (k = 0; k < e->nb_lcores && len < sizeof(lcores); k++)
+			len += snprintf(lcores + len, sizeof(lcores) - len,
+					"%s%u", k ? "," : "", e->lcores[k]);
+		printf("Service %-10s (id %u) on lcore%s %s: %.3f s in its"
 		       " callback over %.3f s (%.1f %%), %" PRIu64 " calls\n",
-		       e->what, e->id, e->lcore, busy, f->run_s,
+		       e->what, e->id, e->nb_lcores > 1 ? "s" : "", lcores,
+		       busy, f->run_s,
 		       f->run_s > 0 ? 100.0 * busy / f->run_s : 0.0,
 		       e->calls[1] - e->calls[0]);
 	}
-	for (i = 0; i < r->svc.nb_lc; i++) {
-		const struct evt_service_lcore *l = &r->svc.lc[i];
-		double wall = (double)(l->tsc[1] - l->tsc[0]) / (double)t->hz;
-		double cpu = (double)(l->cpu_ns[1] - l->cpu_ns[0]) / 1e9;
+	print_cpu("Service", r->svc.lc, r->svc.nb_lc, t->hz);
+	print_cpu("Worker", r->wcpu, t->nb_workers, t->hz);
+	print_cpu("Producer", r->pcpu, t->nb_producers, t->hz);
+	for (i = 0; i < t->nb_workers && opt->max_sleep_us; i++) {
+		const struct evt_worker *w = &t->workers[i];
 
-		if (l->tid < 0)
-			printf("Service lcore %u: thread not found, no CPU"
-			       " time\n", l->lcore);
-		else
-			printf("Service lcore %u: %.3f s of CPU over %.3f s"
-			       " (%.1f %% of a CPU)\n", l->lcore, cpu, wall,
-			       wall > 0 ? 100.0 * cpu / wall : 0.0);
+		printf("Worker lcore %u: %" PRIu64 " dequeues, %" PRIu64
+		       " empty, %" PRIu64 " sleeps for %.3f s asked"
+		       " (--max-sleep-us=%u)\n", w->lcore, w->polls,
+		       w->empty_polls, w->sleeps, (double)w->sleep_ns / 1e9,
+		       opt->max_sleep_us);
 	}
 	printf("\nResult: %s%s%s\n", f->pass ? "PASS" : "FAIL",
 	       f->pass ? "" : ": ", f->why);
@@ -440,9 +528,21 @@ write_json(const struct evt_test *t, const struct evt_run *r,
 	json_bool(j, "fwd_latency", opt->fwd_latency);
 	json_str(j, "adapter_port", opt->library_port ? "library" : "app");
 	json_u64(j, "tsc_hz", t->hz);
+	json_str(j, "load", evt_load_name(opt->load));
+	json_u64(j, "duration_s", opt->load == EVT_LOAD_COUNT ? 0 :
+		 opt->duration_s);
+	json_u64(j, "load_rate", opt->load == EVT_LOAD_LOW ||
+		 opt->load == EVT_LOAD_HIGH ? opt->load_rate : 0);
+	json_u64(j, "burst_timers", opt->load == EVT_LOAD_BURSTY ?
+		 opt->burst_timers : 0);
+	json_u64(j, "burst_period_ms", opt->load == EVT_LOAD_BURSTY ?
+		 opt->burst_period_ms : 0);
+	json_u64(j, "max_sleep_us", opt->max_sleep_us);
+	json_u64(j, "adapter_service_lcores", opt->adapter_svc_lcores);
 	json_object_end(j);
 
 	json_u64(j, "asked", f->target);
+	json_u64(j, "load_expected", f->load_expected);
 	json_u64(j, "armed", f->armed);
 	json_u64(j, "received", f->received);
 	json_u64(j, "processed", f->processed);
@@ -479,6 +579,7 @@ write_json(const struct evt_test *t, const struct evt_run *r,
 			    (double)t->hz);
 		json_hist(j, "arm_latency_ns", &p->arm_hist, 1.0);
 		json_i64(j, "error", p->error);
+		json_cpu(j, &r->pcpu[i], t->hz);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -503,6 +604,11 @@ write_json(const struct evt_test *t, const struct evt_run *r,
 		json_u64(j, "duplicates", w->duplicates);
 		json_u64(j, "early", w->early);
 		json_double(j, "mpps", f->worker_mpps[i]);
+		json_u64(j, "dequeues", w->polls);
+		json_u64(j, "empty_dequeues", w->empty_polls);
+		json_u64(j, "sleeps", w->sleeps);
+		json_double(j, "sleep_s", (double)w->sleep_ns / 1e9);
+		json_cpu(j, &r->wcpu[i], t->hz);
 		json_object_end(j);
 	}
 	json_array_end(j);
@@ -543,6 +649,10 @@ write_json(const struct evt_test *t, const struct evt_run *r,
 		json_str(j, "what", e->what);
 		json_u64(j, "id", e->id);
 		json_u64(j, "lcore", e->lcore);
+		json_array_begin(j, "lcores");
+		for (unsigned int k = 0; k < e->nb_lcores; k++)
+			json_u64(j, NULL, e->lcores[k]);
+		json_array_end(j);
 		json_double(j, "callback_s", busy);
 		json_u64(j, "calls", e->calls[1] - e->calls[0]);
 		json_object_end(j);
@@ -550,21 +660,9 @@ write_json(const struct evt_test *t, const struct evt_run *r,
 	json_array_end(j);
 	json_array_begin(j, "service_lcores");
 	for (i = 0; i < r->svc.nb_lc; i++) {
-		const struct evt_service_lcore *l = &r->svc.lc[i];
-		double wall = (double)(l->tsc[1] - l->tsc[0]) / (double)t->hz;
-		double cpu = (double)(l->cpu_ns[1] - l->cpu_ns[0]) / 1e9;
-
 		json_object_begin(j, NULL);
-		json_u64(j, "lcore", l->lcore);
-		if (l->tid >= 0) {
-			json_double(j, "cpu_s", cpu);
-			json_double(j, "wall_s", wall);
-			json_double(j, "cpu_share", wall > 0 ? cpu / wall : 0);
-		} else {
-			json_null(j, "cpu_s");
-			json_double(j, "wall_s", wall);
-			json_null(j, "cpu_share");
-		}
+		json_u64(j, "lcore", r->svc.lc[i].lcore);
+		json_cpu(j, &r->svc.lc[i], t->hz);
 		json_object_end(j);
 	}
 	json_array_end(j);

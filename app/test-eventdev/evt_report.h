@@ -36,6 +36,9 @@ struct evt_run {
 	uint32_t nb_samples;
 	uint32_t max_samples;
 	struct evt_services svc;
+	/* CPU time of each worker and producer lcore, as t->workers/prod. */
+	struct evt_lcore_cpu wcpu[RTE_MAX_LCORE];
+	struct evt_lcore_cpu pcpu[RTE_MAX_LCORE];
 	struct rte_event_timer_adapter_stats stats[EVT_MAX_ADAPTERS];
 	int stats_ret[EVT_MAX_ADAPTERS];
 	char dev_name[64];

@@ -3,6 +3,7 @@
  */
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@
 
 #include "evt_service.h"
 
-static struct evt_service_lcore *
+static struct evt_lcore_cpu *
 lcore_entry(struct evt_services *s, unsigned int lcore)
 {
 	unsigned int i;
@@ -27,48 +28,74 @@ lcore_entry(struct evt_services *s, unsigned int lcore)
 			return &s->lc[i];
 	if (s->nb_lc == RTE_DIM(s->lc))
 		return NULL;
-	s->lc[s->nb_lc].lcore = lcore;
-	s->lc[s->nb_lc].tid = -1;
+	evt_lcore_cpu_init(&s->lc[s->nb_lc], lcore);
 	return &s->lc[s->nb_lc++];
 }
 
+void
+evt_lcore_cpu_init(struct evt_lcore_cpu *l, unsigned int lcore)
+{
+	memset(l, 0, sizeof(*l));
+	l->lcore = lcore;
+	l->tid = -1;
+}
+
 int
-evt_service_add(struct evt_services *s, uint32_t id, const char *what)
+evt_service_add(struct evt_services *s, uint32_t id, const char *what,
+		unsigned int nb_lcores)
 {
 	uint32_t lcores[RTE_MAX_LCORE];
-	int32_t nb, i, best = -1, best_cnt = INT32_MAX, cnt, ret;
+	int32_t cnt[RTE_MAX_LCORE];
+	bool chosen[RTE_MAX_LCORE];
+	int32_t nb, i, best;
 	struct evt_service *e;
+	unsigned int k;
+	int ret;
 
 	if (s->nb_svc == RTE_DIM(s->svc))
 		return -ENOSPC;
 	nb = rte_service_lcore_list(lcores, RTE_DIM(lcores));
 	if (nb <= 0)
 		return -ENOENT;
+	if (nb_lcores == 0)
+		nb_lcores = (unsigned int)nb;
+	if (nb_lcores > (unsigned int)nb)
+		return -E2BIG;
+	if (nb_lcores > EVT_MAX_SVC_LCORES)
+		return -ENOSPC;
 	for (i = 0; i < nb; i++) {
 		/* Only this application's mapping counts. */
 		rte_service_map_lcore_set(id, lcores[i], 0);
-		cnt = rte_service_lcore_count_services(lcores[i]);
-		if (cnt >= 0 && cnt < best_cnt) {
-			best = i;
-			best_cnt = cnt;
-		}
+		cnt[i] = rte_service_lcore_count_services(lcores[i]);
+		chosen[i] = false;
 	}
-	if (best < 0)
-		return -ENOENT;
-	ret = rte_service_map_lcore_set(id, lcores[best], 1);
-	if (ret < 0)
-		return ret;
+	e = &s->svc[s->nb_svc];
+	memset(e, 0, sizeof(*e));
+	snprintf(e->what, sizeof(e->what), "%s", what);
+	e->id = id;
+	/* The least loaded lcores, in order: the first one wins ties. */
+	for (k = 0; k < nb_lcores; k++) {
+		best = -1;
+		for (i = 0; i < nb; i++)
+			if (!chosen[i] && cnt[i] >= 0 &&
+			    (best < 0 || cnt[i] < cnt[best]))
+				best = i;
+		if (best < 0)
+			return -ENOENT;
+		chosen[best] = true;
+		ret = rte_service_map_lcore_set(id, lcores[best], 1);
+		if (ret < 0)
+			return ret;
+		e->lcores[e->nb_lcores++] = lcores[best];
+		if (lcore_entry(s, lcores[best]) == NULL)
+			return -ENOSPC;
+	}
+	e->lcore = e->lcores[0];
 	ret = rte_service_runstate_set(id, 1);
 	if (ret < 0)
 		return ret;
 	rte_service_set_stats_enable(id, 1);
-	e = &s->svc[s->nb_svc++];
-	memset(e, 0, sizeof(*e));
-	snprintf(e->what, sizeof(e->what), "%s", what);
-	e->id = id;
-	e->lcore = lcores[best];
-	if (lcore_entry(s, e->lcore) == NULL)
-		return -ENOSPC;
+	s->nb_svc++;
 	return 0;
 }
 
@@ -124,20 +151,26 @@ find_lcore_tid(unsigned int lcore)
 	return tid;
 }
 
-/* CPU time of a thread in ns: schedstat, else utime + stime from stat. */
+/*
+ * CPU time of a thread in ns: schedstat, else utime + stime from stat.
+ * *wait_ns: from schedstat too, the time the thread waited on a run
+ * queue, runnable but not running (UINT64_MAX when unknown).
+ */
 static uint64_t
-thread_cpu_ns(int tid)
+thread_cpu_ns(int tid, uint64_t *wait_ns)
 {
 	char path[64], buf[1024], *p;
-	unsigned long long run_ns, ut, st;
+	unsigned long long run_ns, wait, ut, st;
 	FILE *f;
 	int i;
 
+	*wait_ns = UINT64_MAX;
 	snprintf(path, sizeof(path), "/proc/self/task/%d/schedstat", tid);
 	f = fopen(path, "r");
 	if (f != NULL) {
-		if (fscanf(f, "%llu", &run_ns) == 1) {
+		if (fscanf(f, "%llu %llu", &run_ns, &wait) == 2) {
 			fclose(f);
+			*wait_ns = wait;
 			return run_ns;
 		}
 		fclose(f);
@@ -175,12 +208,37 @@ evt_service_snapshot(struct evt_services *s, int which)
 		rte_service_attr_get(e->id, RTE_SERVICE_ATTR_CALL_COUNT,
 				     &e->calls[which]);
 	}
-	for (i = 0; i < s->nb_lc; i++) {
-		struct evt_service_lcore *l = &s->lc[i];
+	for (i = 0; i < s->nb_lc; i++)
+		evt_lcore_cpu_snapshot(&s->lc[i], which);
+}
 
-		if (l->tid < 0)
-			l->tid = find_lcore_tid(l->lcore);
-		l->cpu_ns[which] = l->tid >= 0 ? thread_cpu_ns(l->tid) : 0;
-		l->tsc[which] = rte_get_timer_cycles();
-	}
+void
+evt_lcore_cpu_snapshot(struct evt_lcore_cpu *l, int which)
+{
+	if (l->tid < 0)
+		l->tid = find_lcore_tid(l->lcore);
+	l->cpu_ns[which] = 0;
+	l->wait_ns[which] = UINT64_MAX;
+	if (l->tid >= 0)
+		l->cpu_ns[which] = thread_cpu_ns(l->tid, &l->wait_ns[which]);
+	l->tsc[which] = rte_get_timer_cycles();
+}
+
+bool
+evt_lcore_cpu_get(const struct evt_lcore_cpu *l, uint64_t hz, double *cpu_s,
+		  double *wall_s)
+{
+	*wall_s = (double)(l->tsc[1] - l->tsc[0]) / (double)hz;
+	*cpu_s = (double)(l->cpu_ns[1] - l->cpu_ns[0]) / 1e9;
+	return l->tid >= 0;
+}
+
+bool
+evt_lcore_wait_get(const struct evt_lcore_cpu *l, double *wait_s)
+{
+	if (l->tid < 0 || l->wait_ns[0] == UINT64_MAX ||
+	    l->wait_ns[1] == UINT64_MAX)
+		return false;
+	*wait_s = (double)(l->wait_ns[1] - l->wait_ns[0]) / 1e9;
+	return true;
 }

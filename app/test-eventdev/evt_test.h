@@ -81,6 +81,10 @@ struct evt_worker {
 	uint64_t fwd_cycles;		/* arm to last stage, summed */
 	int64_t min_lateness;		/* cycles, may be negative */
 	uint64_t flushed;		/* events left in the port at the end */
+	uint64_t polls;			/* dequeue calls */
+	uint64_t empty_polls;		/* that returned no event */
+	uint64_t sleeps;		/* --max-sleep-us: naps taken */
+	uint64_t sleep_ns;		/* and the time asked for */
 	struct latency_hist late_hist;	/* ns from deadline, late ones */
 } __rte_cache_aligned;
 
@@ -111,6 +115,11 @@ struct evt_test {
 
 	uint64_t hz;
 	double ns_per_cycle;
+	/* Timed loads (--load other than count): from launch to launch +
+	 * --duration-s; producers stop arming at load_end_tsc.
+	 */
+	uint64_t load_start_tsc;
+	uint64_t load_end_tsc;
 	bool bad_option;		/* setup refused an option */
 };
 

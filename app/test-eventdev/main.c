@@ -206,7 +206,16 @@ setup_adapters(struct evt_test *t, struct evt_run *r)
 			return ret;
 		}
 		snprintf(what, sizeof(what), "adapter%u", i);
-		ret = evt_service_add(&r->svc, sid, what);
+		ret = evt_service_add(&r->svc, sid, what,
+				      opt->adapter_svc_lcores);
+		if (ret == -E2BIG) {
+			fprintf(stderr, APP ": --adapter-service-lcores=%u: EAL"
+				" has only %d service lcore(s); give more with"
+				" -S or -s\n", opt->adapter_svc_lcores,
+				rte_service_lcore_count());
+			t->bad_option = true;
+			return ret;
+		}
 		if (ret < 0) {
 			fprintf(stderr, APP ": mapping adapter %u's service: %s%s\n",
 				i, rte_strerror(-ret), ret == -ENOENT ?
@@ -305,7 +314,7 @@ supervise(struct evt_test *t, struct evt_run *r)
 			break;
 		}
 		progress = armed + received + processed;
-		if (progress != last_progress) {
+		if (progress != last_progress || now < t->load_end_tsc) {
 			last_progress = progress;
 			last_move = now;
 		} else if (now - last_move > stall) {
@@ -323,6 +332,19 @@ supervise(struct evt_test *t, struct evt_run *r)
 			" stopping\n", t->opt->stall_sec);
 	if (r->stalled && t->opt->verbose_level > 1)
 		rte_event_dev_dump(t->dev_id, stdout);
+}
+
+/* CPU time of the service, worker and producer lcores' threads. */
+static void
+snapshot_lcores(struct evt_test *t, struct evt_run *r, int which)
+{
+	uint32_t i;
+
+	evt_service_snapshot(&r->svc, which);
+	for (i = 0; i < t->nb_workers; i++)
+		evt_lcore_cpu_snapshot(&r->wcpu[i], which);
+	for (i = 0; i < t->nb_producers; i++)
+		evt_lcore_cpu_snapshot(&r->pcpu[i], which);
 }
 
 static int
@@ -441,7 +463,7 @@ main(int argc, char **argv)
 		goto out;
 	/* A device that schedules from a service (event_sw) gets one. */
 	if (evt_eventdev_service_id(t, &sid) == 0) {
-		ret = evt_service_add(&r->svc, sid, "eventdev");
+		ret = evt_service_add(&r->svc, sid, "eventdev", 1);
 		if (ret < 0) {
 			fprintf(stderr, APP ": mapping the event device's"
 				" service: %s%s\n", rte_strerror(-ret),
@@ -488,15 +510,23 @@ main(int argc, char **argv)
 		fflush(stdout);
 	}
 
-	evt_service_snapshot(&r->svc, 0);
+	for (i = 0; i < t->nb_workers; i++)
+		evt_lcore_cpu_init(&r->wcpu[i], t->workers[i].lcore);
+	for (i = 0; i < t->nb_producers; i++)
+		evt_lcore_cpu_init(&r->pcpu[i], t->prod[i].lcore);
+	snapshot_lcores(t, r, 0);
 	r->launch_tsc = rte_get_timer_cycles();
+	if (opt.load != EVT_LOAD_COUNT) {
+		t->load_start_tsc = r->launch_tsc;
+		t->load_end_tsc = r->launch_tsc + opt.duration_s * t->hz;
+	}
 	if (launch(t) < 0) {
 		t->done = 1;
 		rte_eal_mp_wait_lcore();
 		goto out;
 	}
 	supervise(t, r);
-	evt_service_snapshot(&r->svc, 1);
+	snapshot_lcores(t, r, 1);
 	if (r->complete)
 		rte_delay_us_sleep(GRACE_US);
 	t->done = 1;

@@ -15,7 +15,9 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_errno.h>
@@ -134,96 +136,249 @@ arm_all(struct arm_ctx *c, void *a, struct evt_timer_rec **recs,
 	return true;
 }
 
+/* What a producer keeps from one batch to the next. */
+struct prod_state {
+	struct arm_ctx c;
+	uint64_t rnd;
+	uint32_t flow_counter;
+	uint32_t nb_bursts;
+	bool ok;			/* false: an arm was refused */
+};
+
+/*
+ * Take n (at most EVT_BURST_SIZE) timer objects from the pool, stamp
+ * them and arm them. Returns false when the pool had not n free objects
+ * (nothing armed then).
+ */
+static bool
+arm_batch(struct prod_state *ps, uint16_t n)
+{
+	struct arm_ctx *c = &ps->c;
+	struct evt_producer *p = c->p;
+	struct evt_test *t = c->t;
+	const struct evt_options *opt = t->opt;
+	const uint32_t nb_flows = opt->nb_flows;
+	const uint8_t nb_adapters = t->nb_adapters;
+	struct evt_timer_rec *recs[EVT_BURST_SIZE];
+	uint64_t cycles[EVT_BURST_SIZE];
+	uint32_t first_flow;
+	uint16_t i;
+
+	if (rte_mempool_get_bulk(t->pool, (void **)recs, n) < 0) {
+		p->pool_empty++;
+		return false;
+	}
+	first_flow = ps->flow_counter;
+	for (i = 0; i < n; i++) {
+		struct evt_timer_rec *r = recs[i];
+		uint64_t ticks = c->base_ticks;
+
+		if (c->spread) {
+			uint64_t ns = opt->expiry_nsec + rnd_next(&ps->rnd) %
+				(opt->timeout_spread_nsec + 1);
+
+			ticks = evt_ns_to_ticks(t, ns);
+			cycles[i] = ticks_to_cycles(t, ticks);
+		} else {
+			cycles[i] = c->base_cycles;
+		}
+		r->tim.ev.event = 0;
+		r->tim.ev.op = RTE_EVENT_OP_NEW;
+		r->tim.ev.event_type = RTE_EVENT_TYPE_TIMER;
+		r->tim.ev.sub_event_type = 0;
+		r->tim.ev.sched_type = t->sched_type_list[0];
+		r->tim.ev.queue_id = p->queue_id;
+		r->tim.ev.priority = RTE_EVENT_DEV_PRIORITY_NORMAL;
+		r->tim.ev.flow_id = ps->flow_counter++ % nb_flows;
+		r->tim.ev.event_ptr = r;
+		r->tim.impl_opaque[0] = 0;
+		r->tim.impl_opaque[1] = 0;
+		r->tim.timeout_ticks = ticks;
+		r->tim.state = RTE_EVENT_TIMER_NOT_ARMED;
+		r->producer = p->idx;
+	}
+	/*
+	 * Adapters are used round robin, per timer in non-burst mode as
+	 * upstream does. Per burst, upstream picks flow_counter %
+	 * nb_timer_adptrs after adding 16, which never leaves adapter 0 for
+	 * 1, 2, 4, 8 or 16 adapters; here bursts take turns.
+	 */
+	if (opt->timdev_use_burst) {
+		ps->ok = arm_all(c, t->adapters[ps->nb_bursts++ % nb_adapters],
+				 recs, cycles, n);
+	} else {
+		for (i = 0; i < n && ps->ok && !t->done; i++) {
+			uint32_t a = (first_flow + i + 1) % nb_adapters;
+
+			ps->ok = arm_all(c, t->adapters[a], &recs[i],
+					 &cycles[i], 1);
+		}
+	}
+	return true;
+}
+
+/* Most a producer sleeps at once, so that it sees t->done soon. */
+#define NAP_MAX_US 10000
+
+/* Sleep until TSC until (or t->done), in naps of at most NAP_MAX_US. */
+static void
+nap_until(const struct evt_test *t, uint64_t until)
+{
+	uint64_t now = rte_get_timer_cycles();
+
+	if (now >= until || t->done)
+		return;
+	rte_delay_us_sleep((unsigned int)RTE_MIN((until - now) * 1000000 /
+						 t->hz, (uint64_t)NAP_MAX_US));
+}
+
+/* --load=count: nb_timers as fast as possible. */
+static void
+load_count(struct prod_state *ps)
+{
+	struct evt_test *t = ps->c.t;
+	uint64_t remaining = ps->c.p->nb_timers;
+	uint16_t n;
+
+	while (ps->ok && remaining > 0 && !t->done) {
+		n = (uint16_t)RTE_MIN(remaining, (uint64_t)EVT_BURST_SIZE);
+		if (!arm_batch(ps, n)) {
+			rte_pause();
+			continue;
+		}
+		remaining -= n;
+	}
+}
+
+/*
+ * --load=low/high: rate timers/s (0: as fast as possible) until end.
+ * The schedule counts from start: after a delay (a full pool, the
+ * producer descheduled) the producer catches up by arming up to
+ * EVT_BURST_SIZE at a time until it is back on schedule.
+ */
+static void
+load_paced(struct prod_state *ps, uint64_t rate, uint64_t start,
+	   uint64_t end)
+{
+	struct evt_test *t = ps->c.t;
+	const uint64_t hz = t->hz;
+	uint64_t done = 0, now, due;
+	uint16_t n;
+
+	while (ps->ok && !t->done) {
+		now = rte_get_timer_cycles();
+		if (now >= end)
+			break;
+		if (rate == 0) {
+			due = done + EVT_BURST_SIZE;
+		} else {
+			due = (uint64_t)((unsigned __int128)(now - start) *
+					 rate / hz) + 1;
+			if (due <= done) {
+				/* The next timer's moment. */
+				nap_until(t, RTE_MIN(end, start +
+					(uint64_t)((unsigned __int128)done *
+						   hz / rate)));
+				continue;
+			}
+		}
+		n = (uint16_t)RTE_MIN(due - done, (uint64_t)EVT_BURST_SIZE);
+		if (!arm_batch(ps, n)) {
+			rte_pause();
+			continue;
+		}
+		done += n;
+	}
+}
+
+/*
+ * --load=bursty: burst_timers timers as fast as possible at the start of
+ * each period, then sleep until the next one, until end. A burst that
+ * takes longer than a period delays the next one.
+ */
+static void
+load_bursty(struct prod_state *ps, uint64_t start, uint64_t end)
+{
+	struct evt_test *t = ps->c.t;
+	const struct evt_options *opt = t->opt;
+	const uint64_t period = opt->burst_period_ms * t->hz / 1000;
+	uint64_t next = start, left;
+	uint16_t n;
+
+	while (ps->ok && !t->done && next < end) {
+		while (rte_get_timer_cycles() < next && !t->done)
+			nap_until(t, next);
+		left = opt->burst_timers;
+		while (ps->ok && left > 0 && !t->done) {
+			n = (uint16_t)RTE_MIN(left, (uint64_t)EVT_BURST_SIZE);
+			if (!arm_batch(ps, n)) {
+				rte_pause();
+				continue;
+			}
+			left -= n;
+		}
+		next += period;
+	}
+	while (rte_get_timer_cycles() < end && !t->done)
+		nap_until(t, end);
+}
+
 int
 evt_producer_main(void *arg)
 {
 	struct evt_producer *p = arg;
 	struct evt_test *t = p->t;
 	const struct evt_options *opt = t->opt;
-	const uint32_t nb_flows = opt->nb_flows;
-	const uint8_t nb_adapters = t->nb_adapters;
-	struct evt_timer_rec *recs[EVT_BURST_SIZE];
-	uint64_t cycles[EVT_BURST_SIZE];
-	uint64_t remaining = p->nb_timers;
-	uint64_t rnd = opt->seed ^ ((uint64_t)(p->idx + 1) *
-				    UINT64_C(0x9E3779B97F4A7C15));
-	uint32_t flow_counter = 0, first_flow, nb_bursts = 0;
-	struct arm_ctx c;
-	uint16_t n, i;
-	bool ok = true;
+	struct prod_state ps;
+	struct arm_ctx *c = &ps.c;
+	uint64_t end;
 
-	c.p = p;
-	c.t = t;
-	c.ops = t->ops;
-	c.spread = opt->timeout_spread_nsec != 0;
+	memset(&ps, 0, sizeof(ps));
+	ps.ok = true;
+	ps.rnd = opt->seed ^ ((uint64_t)(p->idx + 1) *
+			      UINT64_C(0x9E3779B97F4A7C15));
+	if (ps.rnd == 0)
+		ps.rnd = 1;
+	c->p = p;
+	c->t = t;
+	c->ops = t->ops;
+	c->spread = opt->timeout_spread_nsec != 0;
 	/* Non-burst arms with arm_burst(1), as upstream; burst mode uses
 	 * arm_tmo_tick_burst() unless each timer has its own timeout.
 	 */
-	c.per_timer_ticks = !opt->timdev_use_burst || c.spread;
-	c.base_ticks = t->timeout_ticks;
-	c.base_cycles = ticks_to_cycles(t, c.base_ticks);
-	if (rnd == 0)
-		rnd = 1;
+	c->per_timer_ticks = !opt->timdev_use_burst || c->spread;
+	c->base_ticks = t->timeout_ticks;
+	c->base_cycles = ticks_to_cycles(t, c->base_ticks);
 
-	if (opt->verbose_level > 1)
-		printf("producer %u on lcore %u: %" PRIu64 " timers to queue %u\n",
-		       p->idx, rte_lcore_id(), p->nb_timers, p->queue_id);
+	if (opt->verbose_level > 1) {
+		if (opt->load == EVT_LOAD_COUNT)
+			printf("producer %u on lcore %u: %" PRIu64
+			       " timers to queue %u\n", p->idx, rte_lcore_id(),
+			       p->nb_timers, p->queue_id);
+		else
+			printf("producer %u on lcore %u: load %s to queue %u\n",
+			       p->idx, rte_lcore_id(),
+			       evt_load_name(opt->load), p->queue_id);
+	}
 
+	/* Timed loads all count from the launch, so producers keep step. */
 	p->start_tsc = rte_get_timer_cycles();
-	while (ok && remaining > 0 && !t->done) {
-		n = (uint16_t)RTE_MIN(remaining, (uint64_t)EVT_BURST_SIZE);
-		if (rte_mempool_get_bulk(t->pool, (void **)recs, n) < 0) {
-			p->pool_empty++;
-			rte_pause();
-			continue;
-		}
-		first_flow = flow_counter;
-		for (i = 0; i < n; i++) {
-			struct evt_timer_rec *r = recs[i];
-			uint64_t ticks = c.base_ticks;
-
-			if (c.spread) {
-				uint64_t ns = opt->expiry_nsec + rnd_next(&rnd) %
-					(opt->timeout_spread_nsec + 1);
-
-				ticks = evt_ns_to_ticks(t, ns);
-				cycles[i] = ticks_to_cycles(t, ticks);
-			} else {
-				cycles[i] = c.base_cycles;
-			}
-			r->tim.ev.event = 0;
-			r->tim.ev.op = RTE_EVENT_OP_NEW;
-			r->tim.ev.event_type = RTE_EVENT_TYPE_TIMER;
-			r->tim.ev.sub_event_type = 0;
-			r->tim.ev.sched_type = t->sched_type_list[0];
-			r->tim.ev.queue_id = p->queue_id;
-			r->tim.ev.priority = RTE_EVENT_DEV_PRIORITY_NORMAL;
-			r->tim.ev.flow_id = flow_counter++ % nb_flows;
-			r->tim.ev.event_ptr = r;
-			r->tim.impl_opaque[0] = 0;
-			r->tim.impl_opaque[1] = 0;
-			r->tim.timeout_ticks = ticks;
-			r->tim.state = RTE_EVENT_TIMER_NOT_ARMED;
-			r->producer = p->idx;
-		}
-		/*
-		 * Adapters are used round robin, per timer in non-burst mode
-		 * as upstream does. Per burst, upstream picks flow_counter %
-		 * nb_timer_adptrs after adding 16, which never leaves adapter
-		 * 0 for 1, 2, 4, 8 or 16 adapters; here bursts take turns.
-		 */
-		if (opt->timdev_use_burst) {
-			ok = arm_all(&c, t->adapters[nb_bursts++ % nb_adapters],
-				     recs, cycles, n);
-		} else {
-			for (i = 0; i < n && ok && !t->done; i++) {
-				uint32_t a = (first_flow + i + 1) % nb_adapters;
-
-				ok = arm_all(&c, t->adapters[a], &recs[i],
-					     &cycles[i], 1);
-			}
-		}
-		remaining -= n;
+	end = t->load_end_tsc;
+	switch (opt->load) {
+	case EVT_LOAD_COUNT:
+		load_count(&ps);
+		break;
+	case EVT_LOAD_IDLE:
+		while (rte_get_timer_cycles() < end && !t->done)
+			nap_until(t, end);
+		break;
+	case EVT_LOAD_LOW:
+	case EVT_LOAD_HIGH:
+		load_paced(&ps, opt->load_rate, t->load_start_tsc, end);
+		break;
+	case EVT_LOAD_BURSTY:
+		load_bursty(&ps, t->load_start_tsc, end);
+		break;
 	}
 	p->end_tsc = rte_get_timer_cycles();
 	__atomic_store_n(&p->finished, true, __ATOMIC_RELEASE);

@@ -10,6 +10,15 @@
  * duplicates apart, and measures how late its expiry came: from the
  * deadline the producer wrote to the dequeue. At the last stage the timer
  * object goes back to the pool, where a producer may take it again.
+ *
+ * With --max-sleep-us=N a worker sleeps after a dequeue that found
+ * nothing, EVT_WORKER_SLEEP_STEP_US longer after each such dequeue in a
+ * row, up to N us; a dequeue that gets any event resets the back-off and
+ * the worker polls without sleeping until the queues are empty again.
+ * This is testpmd's --max-sleep-us (sleep after polls that got less than
+ * half a burst, a little longer each time) with the reset moved from half
+ * a burst to one event: an expiry event is due now, and a trickle of them
+ * should not wait out a full back-off each.
  */
 
 #include <stdio.h>
@@ -53,6 +62,9 @@ evt_worker_main(void *arg)
 	void *to_free[EVT_MAX_DEQ];
 	uint64_t received = 0, processed = 0, dups = 0, early = 0;
 	uint64_t fwd_cycles = 0;
+	uint64_t polls = 0, empty_polls = 0, sleeps = 0, sleep_us_sum = 0;
+	const uint32_t max_sleep_us = opt->max_sleep_us;
+	uint32_t backoff_us = 0;
 	int64_t min_late = INT64_MAX;
 	uint16_t n, i, nfree, nfwd, enq;
 	uint64_t now;
@@ -62,10 +74,22 @@ evt_worker_main(void *arg)
 
 	while (!t->done) {
 		n = rte_event_dequeue_burst(dev, port, ev, deq, 0);
+		polls++;
 		if (n == 0) {
-			rte_pause();
+			empty_polls++;
+			if (max_sleep_us == 0) {
+				rte_pause();
+				continue;
+			}
+			backoff_us = RTE_MIN(backoff_us +
+					     EVT_WORKER_SLEEP_STEP_US,
+					     max_sleep_us);
+			rte_delay_us_sleep(backoff_us);
+			sleeps++;
+			sleep_us_sum += backoff_us;
 			continue;
 		}
+		backoff_us = 0;
 		now = rte_get_timer_cycles();
 		nfree = 0;
 		nfwd = 0;
@@ -138,6 +162,10 @@ evt_worker_main(void *arg)
 		}
 	}
 	w->min_lateness = min_late;
+	w->polls = polls;
+	w->empty_polls = empty_polls;
+	w->sleeps = sleeps;
+	w->sleep_ns = sleep_us_sum * 1000;
 	rte_event_port_quiesce(dev, port, flush_cb, w);
 	return 0;
 }

@@ -1,0 +1,262 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The swtim authors
+#
+# Power: what sleeping when idle saves and what it costs. Runs
+# swtim-test-eventdev with the adapter's service and the worker sleeping
+# up to N us when idle (--swtim-args=max_sleep_us=N --max-sleep-us=N), for
+# several N and several offered loads, and prints a table shaped like
+# testpmd's --max-sleep-us one: rows = loads, a group of columns per max
+# sleep. See doc/performance.md, "Power: sleeping service".
+
+set -u
+
+usage() {
+	cat <<EOF
+Usage: $0 [options]
+
+For each load (rows) and each max sleep N (column groups), one run of
+swtim-test-eventdev --load=LOAD --max-sleep-us=N --swtim-args=max_sleep_us=N
+(wheel driver, event_dsw, one producer, one worker, one service lcore),
+then a table of: the service lcore's and the worker's CPU time from the OS
+over wall time (and the share of time they were runnable, i.e. wanted a
+CPU), expiry lateness avg/p99/max and lost timers.
+
+Options:
+  -b, --bin PATH        swtim-test-eventdev (default: the newest one not
+                        built with sanitizers under build*/ of this
+                        repository)
+  -s, --sleeps LIST     max sleeps in us (default "0 100 500 1000")
+  -l, --loads LIST      loads (default "idle low high bursty")
+  -d, --duration S      seconds of each timed load (default 3)
+      --expiry-ns NS    timeout of every timer (default 1000000: 1 ms)
+      --low-rate N      timers/s of the low load (default 2000)
+      --high-rate N     timers/s of the high load (default 1000000; 0:
+                        as fast as the producer can)
+      --burst N         timers per burst of the bursty load (default 50000)
+      --period-ms MS    from one burst to the next (default 500)
+      --eal "ARGS"      EAL arguments replacing the default 2-CPU layout
+                        (no --file-prefix); lcore 1 must be the producer,
+                        2 the worker, and one service lcore given
+  -o, --out DIR         keep the JSON reports and logs there (default: a
+                        new directory under /tmp)
+      --timeout S       give up on a run after S seconds (default 60)
+  -h, --help            this text
+
+Default layout, for a machine with 2 CPUs (A and B, the first two this
+script may use): the service lcore (3) alone on B; the producer (1), the
+worker (2) and the main lcore (0, asleep) on A. The service's figures are
+then its own; the producer is paced (it sleeps between timers) in every
+load, so the worker has A nearly to itself.
+
+16 runs of about 4 s each with the defaults: about 70 s.
+EOF
+}
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=""
+sleeps="0 100 500 1000"
+loads="idle low high bursty"
+duration=3
+expiry=1000000
+low_rate=2000
+high_rate=1000000
+burst=50000
+period=500
+eal=""
+out=""
+run_timeout=60
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-b|--bin) bin=$2; shift ;;
+	-s|--sleeps) sleeps=$2; shift ;;
+	-l|--loads) loads=$2; shift ;;
+	-d|--duration) duration=$2; shift ;;
+	--expiry-ns) expiry=$2; shift ;;
+	--low-rate) low_rate=$2; shift ;;
+	--high-rate) high_rate=$2; shift ;;
+	--burst) burst=$2; shift ;;
+	--period-ms) period=$2; shift ;;
+	--eal) eal=$2; shift ;;
+	-o|--out) out=$2; shift ;;
+	--timeout) run_timeout=$2; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+	shift
+done
+
+for l in $loads; do
+	case "$l" in
+	idle|low|high|bursty) ;;
+	*) echo "$0: unknown load '$l'" >&2; exit 2 ;;
+	esac
+done
+
+if [ -z "$bin" ]; then
+	for b in $(ls -t "$root"/build*/app/test-eventdev/swtim-test-eventdev \
+			2>/dev/null); do
+		if ! ldd "$b" 2>/dev/null | grep -q -e libasan -e libubsan; then
+			bin=$b
+			break
+		fi
+	done
+fi
+if [ -z "$bin" ] || [ ! -x "$bin" ]; then
+	echo "$0: no swtim-test-eventdev found; build it or give --bin" >&2
+	exit 2
+fi
+
+if [ -z "$eal" ]; then
+	cpus=$(python3 -c 'import os
+c = sorted(os.sched_getaffinity(0))[:2]
+print(" ".join(map(str, c)))')
+	set -- $cpus
+	a=$1
+	b=${2:-$1}
+	eal="--no-huge -m 1024 --no-shconf --no-pci --vdev=event_dsw0"
+	eal="$eal --lcores=0@$a,1@$a,2@$a,3@$b -S 3"
+fi
+
+if [ -z "$out" ]; then
+	out=$(mktemp -d /tmp/swtim-power.XXXXXX)
+fi
+mkdir -p "$out" || exit 1
+
+# The timers' maximum timeout: room above the timeout.
+max_tmo=$((expiry * 10))
+# The bursty load needs a pool that holds a burst; the others fit in it.
+pool=$((burst > 65536 ? burst + 16384 : 65536))
+
+load_args() {
+	case "$1" in
+	idle) echo "--load=idle" ;;
+	low) echo "--load=low --load-rate=$low_rate" ;;
+	high)
+		if [ "$high_rate" = 0 ]; then
+			echo "--load=high"
+		else
+			echo "--load=high --load-rate=$high_rate"
+		fi
+		;;
+	bursty) echo "--load=bursty --burst-timers=$burst --burst-period-ms=$period" ;;
+	esac
+}
+
+echo "swtim-test-eventdev: $bin"
+echo "EAL: $eal"
+echo "loads: $loads; max sleeps (us): $sleeps; $duration s each"
+echo "reports: $out"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+failed=0
+for l in $loads; do
+	for s in $sleeps; do
+		json="$out/$l-$s.json"
+		log="$out/$l-$s.log"
+		cmd="$bin $eal --file-prefix=swtim-pw-$$ -- --test=perf_queue"
+		cmd="$cmd --plcores=1 --wlcores=2 --stlist=a"
+		cmd="$cmd --prod_type_timerdev_burst --swtim-driver=wheel"
+		cmd="$cmd --pool_sz=$pool --expiry_nsec=$expiry"
+		cmd="$cmd --max_tmo_nsec=$max_tmo --duration-s=$duration"
+		cmd="$cmd $(load_args "$l") --max-sleep-us=$s"
+		cmd="$cmd --swtim-args=max_sleep_us=$s --verbose=0 --json=$json"
+		echo "$cmd" > "$log"
+		rm -f "$json"
+		# shellcheck disable=SC2086
+		timeout --signal=TERM --kill-after=10 "$run_timeout" $cmd >> "$log" 2>&1
+		rc=$?
+		printf '%-7s max sleep %5s us: rc=%d\n' "$l" "$s" "$rc"
+		[ "$rc" != 0 ] && failed=$((failed + 1))
+	done
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+python3 - "$out" "$loads" "$sleeps" <<'EOF'
+import json, os, sys
+
+out, loads, sleeps = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
+
+def load(l, s):
+    try:
+        with open(os.path.join(out, "%s-%s.json" % (l, s))) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+def share(lcores, key):
+    v = [c.get(key) for c in lcores]
+    if not v or any(x is None for x in v):
+        return None
+    return 100.0 * sum(v)
+
+def pct(v):
+    return "-" if v is None else "%.0f" % v
+
+head = ["load"]
+for s in sleeps:
+    head += ["%s us: svc / wkr CPU %%" % s, "runnable %",
+             "late avg / p99 / max us", "lost"]
+rows, notes, problems = [], [], []
+for l in loads:
+    cells = [l]
+    for s in sleeps:
+        j = load(l, s)
+        if j is None:
+            cells += ["-"] * 4
+            problems.append("%s, max sleep %s: no report" % (l, s))
+            continue
+        if j["result"] != "pass":
+            problems.append("%s, max sleep %s: %s" % (l, s, j["failure"]))
+        workers = j["throughput"]["workers"]
+        svc = j["service_lcores"]
+        cells.append("%s / %s" % (pct(share(svc, "cpu_share")),
+                                  pct(share(workers, "cpu_share"))))
+        cells.append("%s / %s" % (pct(share(svc, "runnable_share")),
+                                  pct(share(workers, "runnable_share"))))
+        lt = j["lateness_us"]
+        if lt["count"]:
+            cells.append("%.0f / %.0f / %.0f" % (lt["avg"], lt["p99"],
+                                                lt["max"]))
+        else:
+            cells.append("-")
+        cells.append("%d" % j["lost"])
+        exp = j.get("load_expected", 0)
+        notes.append("%-7s %5s us: armed %8d%s, dup %d, early %d, worker"
+                     " slept %.2f s in %d naps, %.2f s run" % (
+                         l, s, j["armed"],
+                         " of %d" % exp if exp else "",
+                         j["duplicates"], j["early"],
+                         sum(w.get("sleep_s", 0) for w in workers),
+                         sum(w.get("sleeps", 0) for w in workers),
+                         j["run_s"]))
+    rows.append(cells)
+
+print("CPU %: thread CPU time (schedstat) / wall time; runnable %: CPU time")
+print("plus time waiting for a CPU / wall time, the share a thread would")
+print("use on a CPU of its own. svc = the adapter's service lcore, wkr = the")
+print("worker. Lateness: deadline to dequeue by the worker.")
+print()
+print("| " + " | ".join(head) + " |")
+print("|" + "|".join("---" for _ in head) + "|")
+for r in rows:
+    print("| " + " | ".join(r) + " |")
+print()
+for n in notes:
+    print("  " + n)
+if problems:
+    print()
+    print("Runs that did not pass:")
+    for p in problems:
+        print("  " + p)
+    sys.exit(1)
+EOF
+table_rc=$?
+if [ "$failed" != 0 ] || [ "$table_rc" != 0 ]; then
+	exit 1
+fi
+exit 0

@@ -1,0 +1,353 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The swtim authors
+#
+# Scaling with service lcores: expiry throughput of swtim's adapter with
+# its service mapped to 1, 2 and 4 service lcores
+# (--adapter-service-lcores=all), several producers each arming into its
+# own wheel, burst arming, one timeout for all timers (expiries in large
+# batches). See doc/performance.md, "Scaling with service lcores".
+
+set -u
+
+usage() {
+	cat <<EOF
+Usage: $0 [options]
+
+For each series and each service lcore list (EAL -S), --rounds runs of
+swtim-test-eventdev with the adapter's service mapped to every service
+lcore, alternating the order from round to round; then, per series, a
+table of medians: expiry events per second dequeued by the workers,
+service CPU time from the OS, expiries per second of service CPU,
+lateness, and lost/duplicate/early.
+
+Series:
+  full   the producers arm as fast as they can (--load=high), workers and
+         service poll without sleeping: the most the adapter delivers
+  paced  each producer arms --paced-rate timers/s, the workers and the
+         service sleep up to --paced-sleep-us when idle: what splitting
+         costs at a load one service lcore sustains
+
+Options:
+  -b, --bin PATH        swtim-test-eventdev (default: the newest one not
+                        built with sanitizers under build*/ of this
+                        repository)
+  -S, --svc "L1 L2 .."  EAL -S lists, one per row (default "7 7-8 7-10":
+                        1, 2 and 4 service lcores)
+      --eal "ARGS"      EAL arguments without -S and --file-prefix
+                        (default: the 2-CPU layout below)
+      --plcores LIST    producer lcores (default 1-4)
+      --wlcores LIST    worker lcores (default 5-6)
+  -r, --rounds N        runs per row (default 3)
+  -d, --duration S      seconds of arming per run (default 3)
+      --tick-ns NS      adapter tick (default 100000)
+      --expiry-ns NS    timeout of every timer (default 1000000)
+      --pool N          timer objects, the most outstanding (default 65536)
+      --series LIST     series to run (default "full paced")
+      --paced-rate N    timers/s of each producer in the paced series
+                        (default 250000)
+      --paced-sleep-us N  max sleep of the workers and the service in the
+                        paced series (default 50)
+      --no-dpdk         no DPDK adapter baseline (one service lcore) row
+  -o, --out DIR         keep the JSON reports and logs there
+      --table-only      run nothing: print the tables of the reports that
+                        an earlier run with the same options left in -o DIR
+      --timeout S       give up on a run after S seconds (default 60)
+  -h, --help            this text
+
+Default layout, for a machine with 2 CPUs (A and B): the main lcore on A,
+lcores 1-10 floating over A and B: producers 1-4, workers 5-6, service
+lcores 7-10. Up to 10 polling threads share 2 CPUs: the figures show
+correctness and the overhead of splitting the service, not scaling. On a
+server with 16 cores, one lcore per core:
+
+  $0 --eal "-l 0-15 --vdev=event_dsw0" --plcores 1-8 --wlcores 9-11 \\
+      --svc "12 12-13 12-15"
+
+2 series x (3 rows + the DPDK row) x 3 rounds, 3 to 6 s each: about 2
+minutes on 2 CPUs.
+EOF
+}
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+bin=""
+svc_lists="7 7-8 7-10"
+eal=""
+plcores=1-4
+wlcores=5-6
+rounds=3
+duration=3
+tick=100000
+expiry=1000000
+pool=65536
+series="full paced"
+paced_rate=250000
+paced_sleep=50
+dpdk=1
+table_only=0
+out=""
+run_timeout=60
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-b|--bin) bin=$2; shift ;;
+	-S|--svc) svc_lists=$2; shift ;;
+	--eal) eal=$2; shift ;;
+	--plcores) plcores=$2; shift ;;
+	--wlcores) wlcores=$2; shift ;;
+	-r|--rounds) rounds=$2; shift ;;
+	-d|--duration) duration=$2; shift ;;
+	--tick-ns) tick=$2; shift ;;
+	--expiry-ns) expiry=$2; shift ;;
+	--pool) pool=$2; shift ;;
+	--series) series=$2; shift ;;
+	--paced-rate) paced_rate=$2; shift ;;
+	--paced-sleep-us) paced_sleep=$2; shift ;;
+	--no-dpdk) dpdk=0 ;;
+	--table-only) table_only=1 ;;
+	-o|--out) out=$2; shift ;;
+	--timeout) run_timeout=$2; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+	shift
+done
+
+case "$rounds" in
+''|*[!0-9]*|0) echo "$0: --rounds: want a positive number" >&2; exit 2 ;;
+esac
+for s in $series; do
+	case "$s" in
+	full|paced) ;;
+	*) echo "$0: unknown series '$s'" >&2; exit 2 ;;
+	esac
+done
+
+if [ -z "$bin" ]; then
+	for b in $(ls -t "$root"/build*/app/test-eventdev/swtim-test-eventdev \
+			2>/dev/null); do
+		if ! ldd "$b" 2>/dev/null | grep -q -e libasan -e libubsan; then
+			bin=$b
+			break
+		fi
+	done
+fi
+if [ -z "$bin" ] || [ ! -x "$bin" ]; then
+	echo "$0: no swtim-test-eventdev found; build it or give --bin" >&2
+	exit 2
+fi
+
+if [ -z "$eal" ]; then
+	cpus=$(python3 -c 'import os
+c = sorted(os.sched_getaffinity(0))[:2]
+print(",".join(map(str, c)))')
+	first=${cpus%%,*}
+	eal="--no-huge -m 1024 --no-shconf --no-pci --vdev=event_dsw0"
+	eal="$eal --lcores=0@$first,(1-10)@($cpus)"
+fi
+
+if [ "$table_only" = 1 ] && [ -z "$out" ]; then
+	echo "$0: --table-only needs -o DIR" >&2
+	exit 2
+fi
+if [ -z "$out" ]; then
+	out=$(mktemp -d /tmp/swtim-scaling.XXXXXX)
+fi
+mkdir -p "$out" || exit 1
+
+# The row names: number of service lcores in each -S list.
+nb_lcores() {
+	python3 -c '
+import sys
+n = 0
+for part in sys.argv[1].split(","):
+    a, _, b = part.partition("-")
+    n += int(b or a) - int(a) + 1
+print(n)' "$1"
+}
+
+app="--test=perf_queue --plcores=$plcores --wlcores=$wlcores --stlist=a"
+app="$app --prod_type_timerdev_burst --load=high --duration-s=$duration"
+app="$app --timer_tick_nsec=$tick --expiry_nsec=$expiry"
+app="$app --max_tmo_nsec=$((expiry * 10)) --pool_sz=$pool --verbose=0"
+
+# Application options of a series and an adapter.
+series_args() {
+	if [ "$1" = paced ]; then
+		echo "--load-rate=$paced_rate --max-sleep-us=$paced_sleep"
+		[ "$2" = swtim ] && echo "--swtim-args=max_sleep_us=$paced_sleep"
+	fi
+}
+
+rows=""
+for l in $svc_lists; do
+	rows="$rows swtim:$l"
+done
+[ "$dpdk" = 1 ] && rows="$rows dpdk:${svc_lists%% *}"
+
+failed=0
+if [ "$table_only" = 0 ]; then
+echo "swtim-test-eventdev: $bin"
+echo "EAL: $eal -S <list>"
+echo "application: $app"
+echo "series: $series; service lcore lists: $svc_lists; $rounds round(s)"
+echo "paced series: --load-rate=$paced_rate per producer, max sleep $paced_sleep us"
+echo "reports: $out"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+# DPDK's adapter refuses more than one service lcore: show how.
+msg=$("$bin" -- $app --adapter=dpdk --adapter-service-lcores=2 2>&1 |
+	grep -m1 'adapter-service-lcores')
+echo "DPDK adapter, --adapter-service-lcores=2: $msg"
+echo
+
+for r in $(seq 1 "$rounds"); do
+	order=$rows
+	# Every other round the other way round.
+	if [ $((r % 2)) = 0 ]; then
+		order=$(echo $rows | tr ' ' '\n' | tac | tr '\n' ' ')
+	fi
+	for se in $series; do
+	for row in $order; do
+		ad=${row%%:*}
+		list=${row#*:}
+		n=$(nb_lcores "$list")
+		name="$se-$ad-$n-r$r"
+		json="$out/$name.json"
+		log="$out/$name.log"
+		extra="--adapter=$ad $(series_args "$se" "$ad")"
+		if [ "$ad" = swtim ]; then
+			extra="$extra --swtim-driver=wheel --adapter-service-lcores=all"
+		fi
+		cmd="$bin $eal -S $list --file-prefix=swtim-sc-$$ -- $app $extra --json=$json"
+		echo "$cmd" > "$log"
+		rm -f "$json"
+		start=$(date +%s.%N)
+		# shellcheck disable=SC2086
+		timeout --signal=TERM --kill-after=10 "$run_timeout" $cmd >> "$log" 2>&1
+		rc=$?
+		end=$(date +%s.%N)
+		printf 'round %d %-5s %-5s %d service lcore(s): rc=%d %5.1f s\n' \
+			"$r" "$se" "$ad" "$n" "$rc" \
+			"$(python3 -c "print($end - $start)")"
+		[ "$rc" != 0 ] && failed=$((failed + 1))
+	done
+	done
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+fi
+
+table_rc=0
+for se in $series; do
+if [ "$se" = full ]; then
+	echo "Series full: producers as fast as they can, nothing sleeps."
+else
+	echo "Series paced: $paced_rate timers/s per producer, workers and service sleep up to $paced_sleep us when idle."
+fi
+python3 - "$out" "$rounds" "$se" $rows <<'EOF' || table_rc=1
+import json, os, statistics, sys
+
+out, rounds, series, rows = (sys.argv[1], int(sys.argv[2]), sys.argv[3],
+                             sys.argv[4:])
+
+def nb(lst):
+    n = 0
+    for part in lst.split(","):
+        a, _, b = part.partition("-")
+        n += int(b or a) - int(a) + 1
+    return n
+
+def med(v):
+    v = [x for x in v if x is not None]
+    return statistics.median(v) if v else None
+
+def fmt(v, d=0):
+    return "-" if v is None else ("%." + str(d) + "f") % v
+
+head = ["adapter", "service lcores", "Mpps at workers (min-max)",
+        "service CPU % (runnable %)", "M expiries / service CPU-s",
+        "late p50 / p99 us", "arm ns / timer", "device refusals / expiry",
+        "lost / dup / early"]
+table, problems = [], []
+for row in rows:
+    ad, lst = row.split(":")
+    n = nb(lst)
+    runs = []
+    for r in range(1, rounds + 1):
+        p = os.path.join(out, "%s-%s-%d-r%d.json" % (series, ad, n, r))
+        try:
+            with open(p) as f:
+                j = json.load(f)
+        except (OSError, ValueError):
+            problems.append("%s, %d service lcore(s), round %d: no report"
+                            % (ad, n, r))
+            continue
+        if j["result"] != "pass":
+            problems.append("%s, %d service lcore(s), round %d: %s"
+                            % (ad, n, r, j["failure"]))
+        runs.append(j)
+    if not runs:
+        table.append([ad, str(n)] + ["-"] * (len(head) - 2))
+        continue
+    mpps = [j["throughput"]["total_mpps"] for j in runs]
+    cpu, runnable, eff, l50, l99, refus, arm = [], [], [], [], [], [], []
+    lost = dup = early = 0
+    for j in runs:
+        svc = j["service_lcores"]
+        c = sum(s["cpu_s"] or 0 for s in svc)
+        w = max(s["wall_s"] for s in svc) if svc else 0
+        rn = [s.get("runnable_share") for s in svc]
+        exp = sum(s["ev_enq_count"] for s in j["adapter_stats"])
+        retry = sum(s["evtim_retry_count"] for s in j["adapter_stats"])
+        cpu.append(100.0 * c / w if w else None)
+        runnable.append(100.0 * sum(rn) if rn and None not in rn else None)
+        eff.append(exp / c / 1e6 if c else None)
+        l50.append(j["lateness_us"]["p50"])
+        l99.append(j["lateness_us"]["p99"])
+        refus.append(retry / exp if exp else None)
+        arm.append(j["arm_latency_ns"]["avg"])
+        lost += j["lost"]
+        dup += j["duplicates"]
+        early += j["early"]
+    table.append([
+        "swtim" if ad == "swtim" else "DPDK",
+        str(n),
+        "%s (%s-%s)" % (fmt(med(mpps), 2), fmt(min(mpps), 2),
+                        fmt(max(mpps), 2)),
+        "%s (%s)" % (fmt(med(cpu)), fmt(med(runnable))),
+        fmt(med(eff), 2),
+        "%s / %s" % (fmt(med(l50)), fmt(med(l99))),
+        fmt(med(arm)),
+        fmt(med(refus), 2),
+        "%d / %d / %d" % (lost, dup, early),
+    ])
+
+print("Medians of %d round(s). Mpps: expiry events dequeued per second by"
+      " the workers, steady part. Service CPU %%: the service lcores' CPU"
+      " time from the OS over wall time, summed (100 = one CPU); runnable:"
+      " plus the time they waited for a CPU. Expiries per service CPU-"
+      "second: events the adapter enqueued / that CPU time. Device"
+      " refusals: expiry events the device refused at first (retried)"
+      " per expiry. Arm ns: per timer, arm calls' time / timers armed."
+      % rounds)
+print()
+print("| " + " | ".join(head) + " |")
+print("|" + "|".join("---" for _ in head) + "|")
+for t in table:
+    print("| " + " | ".join(t) + " |")
+if problems:
+    print()
+    print("Runs that did not pass:")
+    for p in problems:
+        print("  " + p)
+    sys.exit(1)
+EOF
+echo
+done
+if [ "$failed" != 0 ] || [ "$table_rc" != 0 ]; then
+	exit 1
+fi
+exit 0
