@@ -55,6 +55,8 @@ EOF
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+# shellcheck source=app/test-eventdev/tev_lib.sh
+. "$here/tev_lib.sh"
 bin=""
 rounds=3
 quick=0
@@ -101,17 +103,7 @@ if [ "$quick" = 1 ]; then
 	[ -z "$cases_sel" ] && cases_sel=nonburst-16k,burst-16k,burst-1m
 fi
 
-if [ -z "$bin" ]; then
-	# The newest build that is not instrumented (ASan/UBSan builds
-	# measure the sanitizers).
-	for b in $(ls -t "$root"/build*/app/test-eventdev/swtim-test-eventdev \
-			2>/dev/null); do
-		if ! ldd "$b" 2>/dev/null | grep -q -e libasan -e libubsan; then
-			bin=$b
-			break
-		fi
-	done
-fi
+[ -n "$bin" ] || bin=$(tev_find_bin "$root")
 if [ -z "$bin" ] || [ ! -x "$bin" ]; then
 	echo "$0: no swtim-test-eventdev found; build it or give --bin" >&2
 	exit 2

@@ -55,6 +55,8 @@ EOF
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
+# shellcheck source=app/test-eventdev/tev_lib.sh
+. "$here/tev_lib.sh"
 bin=""
 sleeps="0 100 500 1000"
 loads="idle low high bursty"
@@ -95,15 +97,7 @@ for l in $loads; do
 	esac
 done
 
-if [ -z "$bin" ]; then
-	for b in $(ls -t "$root"/build*/app/test-eventdev/swtim-test-eventdev \
-			2>/dev/null); do
-		if ! ldd "$b" 2>/dev/null | grep -q -e libasan -e libubsan; then
-			bin=$b
-			break
-		fi
-	done
-fi
+[ -n "$bin" ] || bin=$(tev_find_bin "$root")
 if [ -z "$bin" ] || [ ! -x "$bin" ]; then
 	echo "$0: no swtim-test-eventdev found; build it or give --bin" >&2
 	exit 2
