@@ -24,6 +24,26 @@
 #include <rte_lcore.h>
 #include <rte_spinlock.h>
 
+/*
+ * Id of the list (or wheel) that timers armed from non-EAL threads, which
+ * have no lcore id, share; its lock makes that safe.
+ */
+#define SWTIM_POLL_SET_NON_EAL_ID (RTE_MAX_LCORE - 1)
+
+/**
+ * The id of the calling thread's own list (or wheel).
+ *
+ * @return
+ *   The lcore id, or SWTIM_POLL_SET_NON_EAL_ID on a non-EAL thread.
+ */
+static __rte_always_inline unsigned int
+swtim_poll_set_id_of_caller(void)
+{
+	unsigned int lcore = rte_lcore_id();
+
+	return lcore < RTE_MAX_LCORE ? lcore : SWTIM_POLL_SET_NON_EAL_ID;
+}
+
 /** The set. Initialise with swtim_poll_set_init(). */
 struct swtim_poll_set {
 	uint8_t member[RTE_MAX_LCORE];

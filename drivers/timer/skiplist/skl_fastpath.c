@@ -29,14 +29,6 @@ skl_of(const struct swtim_adapter *adapter)
 	return swtim_adapter_priv(adapter);
 }
 
-static __rte_always_inline unsigned int
-skl_list_of_caller(void)
-{
-	unsigned int lcore = rte_lcore_id();
-
-	return lcore < RTE_MAX_LCORE ? lcore : SKL_NON_EAL_LIST;
-}
-
 /*
  * Arm nb timers; tmo_ticks != 0 gives them all that timeout, 0 means each
  * its own. Stops at the budget (ENOSPC).
@@ -47,7 +39,7 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 {
 	struct skl_adapter *skl = skl_of(adapter);
 	const enum rte_timer_type type = skl->periodic ? PERIODICAL : SINGLE;
-	unsigned int lcore = skl_list_of_caller();
+	unsigned int lcore = swtim_poll_set_id_of_caller();
 	struct skl_timer *objs[SKL_ARM_CHUNK];
 	const uint16_t home = swtim_recycler_owner();
 	uint16_t budget, done = 0, chunk, got, i;

@@ -54,12 +54,6 @@
 #include "swtim_service.h"
 
 /*
- * Timers armed from non-EAL threads (no lcore id) share the list of the
- * highest lcore id; the list's lock makes that safe.
- */
-#define SKL_NON_EAL_LIST (RTE_MAX_LCORE - 1)
-
-/*
  * Objects sent home per swtim_recycler_put_remote() after a scan: one
  * ring operation per recycler bulk.
  */

@@ -30,14 +30,6 @@ whl_of(const struct swtim_adapter *adapter)
 	return swtim_adapter_priv(adapter);
 }
 
-static __rte_always_inline unsigned int
-whl_wheel_of_caller(void)
-{
-	unsigned int lcore = rte_lcore_id();
-
-	return lcore < RTE_MAX_LCORE ? lcore : WHL_NON_EAL_WHEEL;
-}
-
 /*
  * Arm nb timers on the caller's wheel; tmo_ticks != 0 gives them all that
  * timeout, 0 each its own. Stops at the budget (ENOSPC).
@@ -48,7 +40,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 {
 	struct whl_adapter *whl = whl_of(adapter);
 	struct whl_timer *timers = whl->timers;
-	unsigned int wheel_id = whl_wheel_of_caller();
+	unsigned int wheel_id = swtim_poll_set_id_of_caller();
 	struct whl_wheel *w = &whl->wheels[wheel_id];
 	uint32_t idx[WHL_ARM_CHUNK];
 	uint16_t budget, done = 0, chunk, got, i;

@@ -105,9 +105,6 @@
  */
 #define WHL_PREFETCH_AHEAD 8
 
-/* Timers armed from non-EAL threads share the last wheel, under its lock. */
-#define WHL_NON_EAL_WHEEL (RTE_MAX_LCORE - 1)
-
 /* Record states. */
 enum whl_state {
 	WHL_FREE = 0,		/* in a cache or the ring */
