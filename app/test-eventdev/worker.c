@@ -11,14 +11,12 @@
  * deadline the producer wrote to the dequeue. At the last stage the timer
  * object goes back to the pool, where a producer may take it again.
  *
- * With --max-sleep-us=N a worker sleeps after a dequeue that found
- * nothing, EVT_WORKER_SLEEP_STEP_US longer after each such dequeue in a
- * row, up to N us; a dequeue that gets any event resets the back-off and
- * the worker polls without sleeping until the queues are empty again.
- * This is testpmd's --max-sleep-us (sleep after polls that got less than
- * half a burst, a little longer each time) with the reset moved from half
- * a burst to one event: an expiry event is due now, and a trickle of them
- * should not wait out a full back-off each.
+ * With --max-sleep-us=N a worker behaves like testpmd's forwarding lcores
+ * under --max-sleep-us: after a poll that got less than half a burst (its
+ * events handled and forwarded first) it sleeps,
+ * EVT_WORKER_SLEEP_STEP_US longer after each such poll in a row, up to N
+ * us; a poll that gets half a burst or more resets the back-off and the
+ * worker polls at full speed.
  */
 
 #include <stdio.h>
@@ -44,6 +42,17 @@ flush_cb(uint8_t dev_id, struct rte_event ev, void *arg)
 /* Publish a counter for the main lcore. */
 #define PUBLISH(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
 
+/* Sleep a step longer than the last nap in a row, up to max_us. */
+static void
+worker_nap(uint32_t max_us, uint32_t *backoff_us, uint64_t *sleeps,
+	   uint64_t *sleep_us_sum)
+{
+	*backoff_us = RTE_MIN(*backoff_us + EVT_WORKER_SLEEP_STEP_US, max_us);
+	rte_delay_us_sleep(*backoff_us);
+	(*sleeps)++;
+	*sleep_us_sum += *backoff_us;
+}
+
 int
 evt_worker_main(void *arg)
 {
@@ -68,6 +77,8 @@ evt_worker_main(void *arg)
 	int64_t min_late = INT64_MAX;
 	uint16_t n, i, nfree, nfwd, enq;
 	uint64_t now;
+	/* testpmd's rule: a poll below half a burst is a reason to nap. */
+	const uint16_t busy_poll = RTE_MAX(deq / 2, 1);
 
 	if (opt->verbose_level > 1)
 		printf("worker on lcore %u: port %u\n", rte_lcore_id(), port);
@@ -77,19 +88,15 @@ evt_worker_main(void *arg)
 		polls++;
 		if (n == 0) {
 			empty_polls++;
-			if (max_sleep_us == 0) {
+			if (max_sleep_us == 0)
 				rte_pause();
-				continue;
-			}
-			backoff_us = RTE_MIN(backoff_us +
-					     EVT_WORKER_SLEEP_STEP_US,
-					     max_sleep_us);
-			rte_delay_us_sleep(backoff_us);
-			sleeps++;
-			sleep_us_sum += backoff_us;
+			else
+				worker_nap(max_sleep_us, &backoff_us, &sleeps,
+					   &sleep_us_sum);
 			continue;
 		}
-		backoff_us = 0;
+		if (n >= busy_poll)
+			backoff_us = 0;
 		now = rte_get_timer_cycles();
 		nfree = 0;
 		nfwd = 0;
@@ -149,7 +156,7 @@ evt_worker_main(void *arg)
 		 * implicitly at the next dequeue.
 		 */
 		if (!t->dev_burst && nfwd == 0)
-			continue;
+			goto nap;
 		enq = 0;
 		while (enq < n) {
 			enq += rte_event_enqueue_burst(dev, port, ev + enq,
@@ -160,6 +167,10 @@ evt_worker_main(void *arg)
 				rte_pause();
 			}
 		}
+nap:
+		if (max_sleep_us != 0 && n < busy_poll)
+			worker_nap(max_sleep_us, &backoff_us, &sleeps,
+				   &sleep_us_sum);
 	}
 	w->min_lateness = min_late;
 	w->polls = polls;
