@@ -141,7 +141,10 @@ sleep_keeps_order(void)
 
 /*
  * A timer armed while the service sleeps at its cap fires within
- * max_sleep_us plus a tick (with the margin for busy CPUs).
+ * max_sleep_us plus a tick (with the margin for busy CPUs). Two CPUs
+ * shared with parallel tests can hold any thread back now and then, so a
+ * round or two past the bound is forgiven, never a late service: that
+ * makes most rounds late. Every round stays within a second.
  */
 static int
 armed_during_sleep_fires_in_bound(void)
@@ -150,8 +153,8 @@ armed_during_sleep_fires_in_bound(void)
 	char devargs[32];
 	struct swtim_adapter *a;
 	struct rte_event_timer *t = swt_timers(1);
-	uint64_t bound, armed, worst = 0;
-	unsigned int r;
+	uint64_t bound, armed, took, worst = 0;
+	unsigned int r, over = 0;
 
 	snprintf(devargs, sizeof(devargs), "max_sleep_us=%u", MAX_SLEEP_US);
 	a = mk_sleepy_adapter(4, devargs);
@@ -169,12 +172,16 @@ armed_during_sleep_fires_in_bound(void)
 		SWT_ASSERT_BURST(swtim_arm(a, t), 1, 0);
 		SWT_ASSERT_EQ(swt_collect(&swt_dev, &ev, 1, 2000), 1);
 		SWT_ASSERT_EQ(ev.u64, r);
-		worst = RTE_MAX(worst, swt_now() - armed);
+		took = swt_now() - armed;
+		worst = RTE_MAX(worst, took);
+		over += took > bound;
 	}
-	printf("    worst arm-to-dequeue %.3f ms (cap %u us, tick %u us)\n",
-	       swt_cycles_to_ms(worst), MAX_SLEEP_US, TICK_NS / 1000);
-	SWT_ASSERT(worst <= bound, "%.3f ms > %.3f ms",
-		   swt_cycles_to_ms(worst), swt_cycles_to_ms(bound));
+	printf("    worst arm-to-dequeue %.3f ms, %u of %u rounds over %.3f ms "
+	       "(cap %u us, tick %u us)\n", swt_cycles_to_ms(worst), over,
+	       rounds, swt_cycles_to_ms(bound), MAX_SLEEP_US, TICK_NS / 1000);
+	SWT_ASSERT(over <= 2, "%u of %u rounds late", over, rounds);
+	SWT_ASSERT(worst <= swt_ms_to_cycles(1000), "%.3f ms",
+		   swt_cycles_to_ms(worst));
 	return SWT_PASS;
 }
 
