@@ -113,6 +113,23 @@ check_stats(struct swtim_adapter *a, unsigned int received)
 	return SWT_PASS;
 }
 
+/*
+ * The worker looks away for PAUSE_MS, and longer if need be until the
+ * device has refused something: on CPUs shared with other tests the
+ * service may not have run enough in PAUSE_MS to fill the device.
+ */
+static void
+pause_until_refused(struct swtim_adapter *a)
+{
+	struct rte_event_timer_adapter_stats st;
+	uint64_t end = swt_now() + swt_ms_to_cycles(10000);
+
+	swt_sleep_ms(PAUSE_MS);
+	while (swtim_adapter_stats_get(a, &st) == 0 &&
+	       st.evtim_retry_count == 0 && swt_now() < end)
+		swt_sleep_ms(10);
+}
+
 static int
 oneshot(const struct swt_evdev *dev, bool stop_while_blocked)
 {
@@ -132,7 +149,7 @@ oneshot(const struct swt_evdev *dev, bool stop_while_blocked)
 	SWT_ASSERT_BURST(swtim_arm_burst(a, p, n), n, 0);
 
 	/* The worker looks away; the device fills up and refuses. */
-	swt_sleep_ms(PAUSE_MS);
+	pause_until_refused(a);
 	if (stop_while_blocked) {
 		/*
 		 * Expiries taken from the lists but refused by the device
@@ -173,7 +190,7 @@ periodic(const struct swt_evdev *dev)
 		swt_timer_init(&t[i], SWT_Q_PARALLEL, TAG | i, 1 + i % 2);
 		SWT_ASSERT_BURST(swtim_arm(a, &t[i]), 1, 0);
 	}
-	swt_sleep_ms(PAUSE_MS);
+	pause_until_refused(a);
 	/* Dequeue a while, with the periods still running. */
 	SWT_ASSERT_OK(receive(dev, t, seen, n, false, UINT32_MAX, 200,
 			      &total));
@@ -283,7 +300,7 @@ cancel_while_blocked(const struct swt_evdev *dev)
 		swt_timer_init(&t[i], SWT_Q_PARALLEL, TAG | i,
 			       swt_rand_range(&rnd, 10, 400));
 	SWT_ASSERT_BURST(swtim_arm_burst(a, p, n), n, 0);
-	swt_sleep_ms(PAUSE_MS);
+	pause_until_refused(a);
 	for (i = 0; i < n; i++) {
 		if (swt_cancel_retry(a, &t[i]) == 1) {
 			cancelled[i] = 1;
