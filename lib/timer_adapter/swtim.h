@@ -191,8 +191,8 @@ swtim_adapter_lookup(uint16_t adapter_id);
  * Free a stopped adapter and every outstanding timer's resources.
  *
  * Timers still armed are set to RTE_EVENT_TIMER_CANCELED; expiry events
- * not yet accepted by the event device are discarded and counted in
- * evtim_drop_count. A port that swtim_adapter_create() added becomes
+ * not yet accepted by the event device are discarded (and logged). A
+ * port that swtim_adapter_create() added becomes
  * available to the next create on the same device.
  *
  * @param adapter
@@ -227,7 +227,9 @@ swtim_adapter_service_id_get(struct swtim_adapter *adapter,
  * - evtim_retry_count: expiry events that the device refused at their
  *   first attempt and that were kept to be retried;
  * - adapter_tick_count: adapter ticks the service has processed;
- * - evtim_drop_count: expiry events discarded by swtim_adapter_free().
+ * - evtim_drop_count: periodic expiry events skipped because no memory
+ *   could be had to keep them while the device refused events (one-shot
+ *   expiries are never dropped).
  *
  * @param adapter
  *   The adapter.
