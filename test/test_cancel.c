@@ -190,6 +190,57 @@ cancelled_never_delivered(void)
 	return book_settle(&b, 200);
 }
 
+/*
+ * Many timers share few deadlines, so each slot holds a long stack of them
+ * (the wheel keeps a slot's timers in blocks of 15; the skiplist in one
+ * list per deadline), and two thirds are cancelled in shuffled order:
+ * from the middle, the ends and the top of those stacks. Exactly the
+ * others are delivered.
+ */
+static int
+cancel_shuffled_from_crowded_slots(void)
+{
+	const unsigned int n = 3000, deadlines = 3;
+	struct swtim_adapter *a = mk_adapter(n);
+	struct rte_event_timer **p;
+	unsigned int *order;
+	struct book b;
+	uint64_t rnd = swt_seed(), tick, base;
+	unsigned int i, j, tmp, cancelled = 0;
+
+	SWT_ASSERT(a != NULL, "adapter: %s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(book_init(&b, n));
+	p = swt_timer_ptrs(b.t, n);
+	order = swt_calloc(n, sizeof(*order));
+	SWT_ASSERT(p != NULL && order != NULL, "alloc");
+	tick = swt_adapter_tick_ns(a);
+	/* Far enough that even a loaded machine cancels most in time. */
+	base = swt_ticks(150 * 1000000, tick);	/* 150 ms */
+	for (i = 0; i < n; i++) {
+		swt_timer_init(&b.t[i], SWT_Q_PARALLEL, i,
+			       base + (i % deadlines) * 10);
+		order[i] = i;
+	}
+	SWT_ASSERT_BURST(swtim_arm_burst(a, p, n), n, 0);
+	for (i = 0; i < n; i++)
+		b.outcome[i] = ARMED;
+	for (i = n - 1; i > 0; i--) {
+		j = swt_rand(&rnd) % (i + 1);
+		tmp = order[i];
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	for (i = 0; i < n; i++) {
+		if (order[i] % 3 == 0)
+			continue;
+		if (cancel_and_book(a, &b, order[i], NULL) != SWT_PASS)
+			return SWT_FAIL;
+		cancelled += b.outcome[order[i]] == CANCELLED;
+	}
+	SWT_ASSERT(cancelled > 0, "no cancel succeeded");
+	return book_settle(&b, 200);
+}
+
 /* Work done on another thread: arm or cancel a range of a book. */
 struct job {
 	const struct swtim_adapter *a;
@@ -414,6 +465,7 @@ cancel_races_expiry_two_service_lcores(void)
 
 static const struct swt_case cases[] = {
 	SWT_CASE(cancelled_never_delivered),
+	SWT_CASE(cancel_shuffled_from_crowded_slots),
 	SWT_CASE(cancel_on_other_lcore),
 	SWT_CASE(cancel_lcore_armed_on_main),
 	SWT_CASE(cancel_on_non_eal_thread),

@@ -25,45 +25,85 @@
 /* Records on top of nb_timers: what every wheel's cache may hold. */
 #define WHL_RECORD_SLACK ((uint64_t)RTE_MAX_LCORE * WHL_CACHE_SIZE)
 
+/*
+ * Slot blocks the wheels can need at once, for nb_timers armed: every
+ * stack's blocks are full but its top one, so the stacks hold at most
+ * nb_timers / 15 full blocks and one partial block per non-empty slot (a
+ * slot holds a timer, and there are WHL_LEVELS x WHL_SLOTS slots a
+ * wheel). On top of that each wheel may have a full cache (two bulks),
+ * a stack detached for a cascade, and the block a cascade is emptying,
+ * whose indices are already in their new slots too (one more block's
+ * worth).
+ */
+static uint64_t
+whl_blocks_needed(uint64_t nb_timers)
+{
+	uint64_t slots = (uint64_t)RTE_MAX_LCORE * WHL_LEVELS * WHL_SLOTS;
+
+	return (nb_timers + WHL_BLOCK_ENTRIES - 1) / WHL_BLOCK_ENTRIES +
+		RTE_MIN(nb_timers, slots) +
+		(uint64_t)RTE_MAX_LCORE * (2 * WHL_BLOCK_BULK + 3);
+}
+
+/* A ring of the free indices 0 .. n - 1, or NULL (logged). */
+static struct rte_ring *
+whl_index_ring_create(const char *name, uint32_t n, int socket)
+{
+	struct rte_ring *ring;
+	uint32_t batch[256];
+	uint32_t i, done, k;
+
+	ring = rte_ring_create_elem(name, sizeof(uint32_t), n, socket,
+				    RING_F_EXACT_SZ);
+	if (ring == NULL) {
+		SWTIM_LOG(ERR, "cannot create ring %s: %s", name,
+			  rte_strerror(rte_errno));
+		return NULL;
+	}
+	for (done = 0; done < n; done += k) {
+		k = RTE_MIN(n - done, (uint32_t)RTE_DIM(batch));
+		for (i = 0; i < k; i++)
+			batch[i] = done + i;
+		rte_ring_enqueue_bulk_elem(ring, batch, sizeof(uint32_t), k,
+					   NULL);
+	}
+	return ring;
+}
+
 static int
 whl_records_create(struct whl_adapter *whl, uint16_t adapter_id,
 		   uint64_t nb_timers)
 {
 	char name[RTE_RING_NAMESIZE];
-	uint32_t i, done, n;
+	uint64_t nb_blocks = whl_blocks_needed(nb_timers);
 
 	/* Indices are 32-bit and WHL_NIL is reserved. */
-	if (nb_timers >= UINT32_MAX - WHL_RECORD_SLACK) {
+	if (nb_timers >= UINT32_MAX - WHL_RECORD_SLACK ||
+	    nb_blocks >= UINT32_MAX) {
 		SWTIM_LOG(ERR, "nb_timers %" PRIu64 " too large", nb_timers);
 		return -EINVAL;
 	}
 	whl->nb_records = nb_timers + WHL_RECORD_SLACK;
+	whl->nb_blocks = nb_blocks;
 	whl->timers = rte_zmalloc_socket("swtim_whl_timers",
 			(size_t)whl->nb_records * sizeof(whl->timers[0]),
 			RTE_CACHE_LINE_SIZE, whl->socket);
-	if (whl->timers == NULL) {
-		SWTIM_LOG(ERR, "no memory for %u timer records",
-			  whl->nb_records);
+	whl->blocks = rte_malloc_socket("swtim_whl_blocks",
+			(size_t)whl->nb_blocks * sizeof(whl->blocks[0]),
+			RTE_CACHE_LINE_SIZE, whl->socket);
+	if (whl->timers == NULL || whl->blocks == NULL) {
+		SWTIM_LOG(ERR, "no memory for %u timer records and %u blocks",
+			  whl->nb_records, whl->nb_blocks);
 		return -ENOMEM;
 	}
 	snprintf(name, sizeof(name), "swtim_whl_%u", adapter_id);
-	whl->free_ring = rte_ring_create_elem(name, sizeof(uint32_t),
-					      whl->nb_records, whl->socket,
-					      RING_F_EXACT_SZ);
-	if (whl->free_ring == NULL) {
-		SWTIM_LOG(ERR, "cannot create ring %s: %s", name,
-			  rte_strerror(rte_errno));
+	whl->free_ring = whl_index_ring_create(name, whl->nb_records,
+					       whl->socket);
+	snprintf(name, sizeof(name), "swtim_whlb_%u", adapter_id);
+	whl->block_ring = whl_index_ring_create(name, whl->nb_blocks,
+						whl->socket);
+	if (whl->free_ring == NULL || whl->block_ring == NULL)
 		return -ENOMEM;
-	}
-	for (done = 0; done < whl->nb_records; done += n) {
-		uint32_t batch[256];
-
-		n = RTE_MIN(whl->nb_records - done, (uint32_t)RTE_DIM(batch));
-		for (i = 0; i < n; i++)
-			batch[i] = done + i;
-		rte_ring_enqueue_bulk_elem(whl->free_ring, batch,
-					   sizeof(uint32_t), n, NULL);
-	}
 	return 0;
 }
 
@@ -149,7 +189,9 @@ whl_uninit(struct swtim_adapter *adapter)
 		SWTIM_LOG(NOTICE, "dropping %u expiry events not yet enqueued",
 			  dropped);
 	rte_ring_free(whl->free_ring);
+	rte_ring_free(whl->block_ring);
 	rte_free(whl->timers);
+	rte_free(whl->blocks);
 	rte_free(whl->wheels);
 	rte_free(whl);
 	swtim_adapter_priv_set(adapter, NULL);

@@ -59,7 +59,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	rte_spinlock_lock(&w->lock);
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, WHL_ARM_CHUNK);
-		got = whl_cache_get(whl, w, idx, chunk);
+		got = whl_record_get(whl, w, idx, chunk);
 		/* Records and timers are written below: fetch them first. */
 		for (i = 0; i < got; i++) {
 			rte_prefetch0(&timers[idx[i]]);
@@ -78,7 +78,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 			evtim->impl_opaque[1] = (uintptr_t)whl;
 			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
 					 __ATOMIC_RELEASE);
-			whl_wheel_link(w, timers, idx[i]);
+			whl_wheel_link(whl, w, idx[i]);
 		}
 		done += got;
 		if (unlikely(got < chunk))
@@ -146,10 +146,10 @@ whl_cancel_one(struct whl_adapter *whl, struct rte_event_timer *evtim)
 		err = __atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
 			RTE_EVENT_TIMER_ARMED ? EAGAIN : EINVAL;
 	} else {
-		whl_wheel_unlink(w, whl->timers, idx);
+		whl_wheel_unlink(whl, w, idx);
 		t->evtim = NULL;
 		t->state = WHL_FREE;
-		whl_cache_put(whl, w, idx);
+		whl_record_put(whl, w, idx);
 	}
 	rte_spinlock_unlock(&w->lock);
 	return err;

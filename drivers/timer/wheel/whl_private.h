@@ -35,11 +35,20 @@
  * at which something happens is a few count-trailing-zeros, and an idle
  * service skips any stretch of empty ticks in one step.
  *
- * Timers live in one array of 32-byte records linked by 32-bit indices
- * (doubly, so cancel unlinks in O(1)). A record names the wheel that holds
- * it. Free records sit in a per-wheel cache (under the wheel's lock) and
- * a shared rte_ring of indices; records the service frees go straight
- * back to the cache of the wheel they came from.
+ * Timers live in one array of 32-byte records. A slot is not a linked
+ * list of records but a stack of 64-byte blocks of 15 record indices each,
+ * all full but the top one: walking a list would take one dependent cache
+ * miss per timer once the records outgrow the caches (4M records are
+ * 128 MB), while a block names 15 records at once, so a cascade or an
+ * expiry fetches the records of the next block while it moves those of
+ * this one, and misses overlap instead of adding up. A record knows its
+ * slot and its place in the block; cancel fills that place with the
+ * slot's last index and shortens the top block, so it stays O(1) and
+ * exact. A record names the wheel that holds it.
+ *
+ * Free records and free blocks sit in per-wheel caches (under the wheel's
+ * lock) in front of shared rte_rings of indices (whl_pool.c); records the
+ * service frees go straight back to the cache of the wheel they came from.
  *
  * Locks: each wheel has one spinlock, taken by its producer lcore once
  * per arm burst, by the service once per scan of that wheel (and once more
@@ -78,7 +87,7 @@
 /* Levels needed to cover a 64-bit tick count (11 x 6 bits = 66). */
 #define WHL_LEVELS ((64u + WHL_LEVEL_BITS - 1) / WHL_LEVEL_BITS)
 
-/* End of a list, and "no record". */
+/* "No block" and "no record". */
 #define WHL_NIL UINT32_MAX
 
 /*
@@ -89,6 +98,22 @@
  */
 #define WHL_CACHE_BULK 32
 #define WHL_CACHE_SIZE (2 * WHL_CACHE_BULK)
+
+/*
+ * Free slot blocks move WHL_BLOCK_BULK at a time: a block serves 15 timers,
+ * so fewer suffice, and every wheel's cache adds to the blocks allocated.
+ */
+#define WHL_BLOCK_BULK 8
+
+/* Record indices per slot block: the block's link and these fill 64 bytes. */
+#define WHL_BLOCK_ENTRIES 15
+
+/*
+ * How many slot blocks ahead a cascade or an expiry fetches the records it
+ * is about to move: the work on one block's 15 records must cover a
+ * memory latency.
+ */
+#define WHL_BLOCKS_AHEAD 2
 
 /*
  * Timers expired per chunk of a wheel scan before its lock is dropped and
@@ -114,15 +139,31 @@ enum whl_state {
 
 /** A timer record: 32 bytes, two per cache line. */
 struct whl_timer {
-	uint32_t next;		/* list link */
-	uint32_t prev;
-	uint64_t expiry;	/* tick it is due at */
 	struct rte_event_timer *evtim;
-	uint16_t wheel;		/* wheel whose lock guards the record */
-	uint8_t state;		/* enum whl_state */
-	uint8_t level;		/* where it is linked while ARMED */
+	uint64_t expiry;	/* tick it is due at */
+	uint32_t block;		/* where its index is while ARMED: */
+	uint8_t pos;		/* entry pos of that block */
+	uint8_t level;		/* of slot `slot` of this level */
 	uint8_t slot;
-	uint8_t reserved[3];
+	uint8_t state;		/* enum whl_state */
+	uint16_t wheel;		/* wheel whose lock guards the record */
+	uint8_t reserved[6];
+};
+
+/** A block of a slot's stack: 64 bytes. */
+struct whl_block {
+	uint32_t below;		/* next block down the stack, or WHL_NIL */
+	uint32_t entry[WHL_BLOCK_ENTRIES];
+};
+
+_Static_assert(sizeof(struct whl_timer) == 32, "two records a cache line");
+_Static_assert(sizeof(struct whl_block) == RTE_CACHE_LINE_MIN_SIZE,
+	       "a block is a cache line");
+
+/** Free indices a wheel keeps in front of a shared ring (whl_pool.c). */
+struct whl_free_cache {
+	uint32_t n;
+	uint32_t idx[WHL_CACHE_SIZE];
 };
 
 /**
@@ -141,9 +182,11 @@ struct whl_wheel {
 	uint16_t level_map;
 	/* Bit s of occupied[l]: slot s of level l has a timer. */
 	uint64_t occupied[WHL_LEVELS];
-	uint32_t head[WHL_LEVELS][WHL_SLOTS];
-	uint32_t nb_cached;
-	uint32_t cache[WHL_CACHE_SIZE];
+	/* Each slot's top block (WHL_NIL: empty) and the entries in it. */
+	uint32_t top[WHL_LEVELS][WHL_SLOTS];
+	uint8_t fill[WHL_LEVELS][WHL_SLOTS];
+	struct whl_free_cache free_records;
+	struct whl_free_cache free_blocks;
 	/* Expiry events of this wheel waiting for the device, in order. */
 	struct swtim_evbuf evbuf;
 	struct swtim_driver_stats stats;
@@ -154,6 +197,9 @@ struct whl_adapter {
 	/* Read-mostly. */
 	struct whl_timer *timers;
 	uint32_t nb_records;
+	struct whl_block *blocks;
+	uint32_t nb_blocks;
+	struct rte_ring *block_ring;
 	bool periodic;
 	int socket;
 	uint64_t tick_cycles;
@@ -192,19 +238,45 @@ whl_tick_after(const struct whl_adapter *whl, uint64_t now)
 					 whl->tick_cycles - 1, &whl->tick_div);
 }
 
+/* whl_pool.c: free records and blocks, called with the wheel's lock. */
+uint32_t whl_free_get(struct whl_free_cache *c, struct rte_ring *ring,
+		      uint32_t bulk, uint32_t *idx, uint32_t n);
+void whl_free_put(struct whl_free_cache *c, struct rte_ring *ring,
+		  uint32_t bulk, uint32_t idx);
+uint32_t whl_block_get(struct whl_adapter *whl, struct whl_wheel *w);
+
+/** Take up to n free records for wheel w; return how many. */
+static inline uint32_t
+whl_record_get(struct whl_adapter *whl, struct whl_wheel *w, uint32_t *idx,
+	       uint32_t n)
+{
+	return whl_free_get(&w->free_records, whl->free_ring, WHL_CACHE_BULK,
+			    idx, n);
+}
+
+/** Give a record back through wheel w's cache. */
+static inline void
+whl_record_put(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
+{
+	whl_free_put(&w->free_records, whl->free_ring, WHL_CACHE_BULK, idx);
+}
+
+/** Give a slot block back through wheel w's cache. */
+static inline void
+whl_block_put(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b)
+{
+	whl_free_put(&w->free_blocks, whl->block_ring, WHL_BLOCK_BULK, b);
+}
+
 /* whl_wheel.c: the wheel itself, called with the wheel's lock held. */
 void whl_wheel_init(struct whl_wheel *w);
-void whl_wheel_link(struct whl_wheel *w, struct whl_timer *timers,
+void whl_wheel_link(struct whl_adapter *whl, struct whl_wheel *w,
 		    uint32_t idx);
-void whl_wheel_unlink(struct whl_wheel *w, struct whl_timer *timers,
+void whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w,
 		      uint32_t idx);
 uint64_t whl_wheel_next_tick(const struct whl_wheel *w);
-uint32_t whl_wheel_expire(struct whl_wheel *w, struct whl_timer *timers,
+uint32_t whl_wheel_expire(struct whl_adapter *whl, struct whl_wheel *w,
 			  uint64_t target, uint32_t limit, uint32_t *due);
-uint32_t whl_cache_get(struct whl_adapter *whl, struct whl_wheel *w,
-		       uint32_t *idx, uint32_t n);
-void whl_cache_put(struct whl_adapter *whl, struct whl_wheel *w,
-		   uint32_t idx);
 
 /* whl_fastpath.c */
 uint16_t whl_arm_burst(const struct swtim_adapter *adapter,

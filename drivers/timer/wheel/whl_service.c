@@ -75,14 +75,14 @@ whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
 		if (i < delivered && !whl->periodic) {
 			t->evtim = NULL;
 			t->state = WHL_FREE;
-			whl_cache_put(whl, w, due[i]);
+			whl_record_put(whl, w, due[i]);
 			continue;
 		}
 		/* Drift-free: the next period counts from this expiry. */
 		if (i < delivered)
 			t->expiry += t->evtim->timeout_ticks;
 		t->state = WHL_ARMED;
-		whl_wheel_link(w, timers, due[i]);
+		whl_wheel_link(whl, w, due[i]);
 	}
 	rte_spinlock_unlock(&w->lock);
 }
@@ -126,7 +126,7 @@ whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w, uint64_t target)
 	}
 	do {
 		rte_spinlock_lock(&w->lock);
-		n = whl_wheel_expire(w, whl->timers, target, RTE_DIM(due), due);
+		n = whl_wheel_expire(whl, w, target, RTE_DIM(due), due);
 		rte_spinlock_unlock(&w->lock);
 		if (n == 0)
 			break;

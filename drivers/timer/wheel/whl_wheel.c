@@ -3,14 +3,13 @@
  */
 
 /*
- * The hierarchical wheel (see whl_private.h for the essay) and the
- * per-wheel cache of free records. Every function here is called with the
- * wheel's lock held.
+ * The hierarchical wheel (see whl_private.h for the essay). Every function
+ * here is called with the wheel's lock held.
  */
 
 #include <string.h>
 
-#include <rte_ring_elem.h>
+#include <rte_prefetch.h>
 
 #include "whl_private.h"
 
@@ -19,7 +18,7 @@ whl_wheel_init(struct whl_wheel *w)
 {
 	memset(w, 0, sizeof(*w));
 	rte_spinlock_init(&w->lock);
-	memset(w->head, 0xff, sizeof(w->head));	/* every slot WHL_NIL */
+	memset(w->top, 0xff, sizeof(w->top));	/* every slot empty */
 }
 
 /* Bits below level l's digit. */
@@ -31,67 +30,84 @@ whl_low_mask(unsigned int level)
 	return shift >= 64 ? UINT64_MAX : (UINT64_C(1) << shift) - 1;
 }
 
-/* Link a record into the slot its expiry and the wheel's clock give. */
+/* Push a record onto the slot its expiry and the wheel's clock give. */
 static __rte_always_inline void
-whl_slot_link(struct whl_wheel *w, struct whl_timer *timers, uint32_t idx)
+whl_slot_link(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
 {
-	struct whl_timer *t = &timers[idx];
+	struct whl_timer *t = &whl->timers[idx];
 	/* An overdue timer is due at the next tick processed. */
 	uint64_t due = RTE_MAX(t->expiry, w->cur);
 	uint64_t diff = due ^ w->cur;
 	unsigned int level = diff == 0 ? 0 :
 		(63 - __builtin_clzll(diff)) / WHL_LEVEL_BITS;
 	unsigned int slot = (due >> (level * WHL_LEVEL_BITS)) & (WHL_SLOTS - 1);
-	uint32_t head = w->head[level][slot];
+	uint32_t top = w->top[level][slot];
+	unsigned int fill = w->fill[level][slot];
 
+	if (top == WHL_NIL || fill == WHL_BLOCK_ENTRIES) {
+		uint32_t b = whl_block_get(whl, w);
+
+		whl->blocks[b].below = top;
+		top = b;
+		fill = 0;
+		w->top[level][slot] = b;
+		w->occupied[level] |= UINT64_C(1) << slot;
+		w->level_map |= 1u << level;
+	}
+	whl->blocks[top].entry[fill] = idx;
+	w->fill[level][slot] = fill + 1;
+	t->block = top;
+	t->pos = fill;
 	t->level = level;
 	t->slot = slot;
-	t->prev = WHL_NIL;
-	t->next = head;
-	if (head != WHL_NIL)
-		timers[head].prev = idx;
-	w->head[level][slot] = idx;
-	w->occupied[level] |= UINT64_C(1) << slot;
-	w->level_map |= 1u << level;
 }
 
-/* Take a slot's whole list off the wheel; return its first record. */
-static __rte_always_inline uint32_t
-whl_slot_detach(struct whl_wheel *w, unsigned int level, unsigned int slot)
+/* Mark a slot empty. */
+static __rte_always_inline void
+whl_slot_clear(struct whl_wheel *w, unsigned int level, unsigned int slot)
 {
-	uint32_t head = w->head[level][slot];
-
-	w->head[level][slot] = WHL_NIL;
+	w->top[level][slot] = WHL_NIL;
+	w->fill[level][slot] = 0;
 	w->occupied[level] &= ~(UINT64_C(1) << slot);
 	if (w->occupied[level] == 0)
 		w->level_map &= ~(1u << level);
-	return head;
 }
 
 void
-whl_wheel_link(struct whl_wheel *w, struct whl_timer *timers, uint32_t idx)
+whl_wheel_link(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
 {
-	whl_slot_link(w, timers, idx);
+	whl_slot_link(whl, w, idx);
 	w->nb_armed++;
 }
 
 void
-whl_wheel_unlink(struct whl_wheel *w, struct whl_timer *timers, uint32_t idx)
+whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
 {
-	struct whl_timer *t = &timers[idx];
+	struct whl_timer *t = &whl->timers[idx];
+	unsigned int level = t->level, slot = t->slot;
+	uint32_t top = w->top[level][slot];
+	unsigned int fill = w->fill[level][slot] - 1;
+	struct whl_block *tb = &whl->blocks[top];
+	uint32_t last = tb->entry[fill], below;
 
-	if (t->prev != WHL_NIL) {
-		timers[t->prev].next = t->next;
-	} else {
-		w->head[t->level][t->slot] = t->next;
-		if (t->next == WHL_NIL) {
-			w->occupied[t->level] &= ~(UINT64_C(1) << t->slot);
-			if (w->occupied[t->level] == 0)
-				w->level_map &= ~(1u << t->level);
-		}
+	/* The slot's last index fills the hole this one leaves. */
+	if (last != idx) {
+		whl->blocks[t->block].entry[t->pos] = last;
+		whl->timers[last].block = t->block;
+		whl->timers[last].pos = t->pos;
 	}
-	if (t->next != WHL_NIL)
-		timers[t->next].prev = t->prev;
+	if (fill == 0) {
+		below = tb->below;
+		whl_block_put(whl, w, top);
+		if (below == WHL_NIL) {
+			whl_slot_clear(w, level, slot);
+		} else {
+			w->top[level][slot] = below;
+			w->fill[level][slot] = WHL_BLOCK_ENTRIES;
+		}
+	} else {
+		w->fill[level][slot] = fill;
+	}
 	w->nb_armed--;
 }
 
@@ -129,36 +145,122 @@ whl_wheel_next_tick(const struct whl_wheel *w)
 	return best;
 }
 
+/* Start fetching the records block b names. */
+static __rte_always_inline void
+whl_records_prefetch(const struct whl_adapter *whl, uint32_t b,
+		     unsigned int n)
+{
+	const struct whl_block *blk = &whl->blocks[b];
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		rte_prefetch0(&whl->timers[blk->entry[i]]);
+}
+
+/*
+ * Place again every record of a detached stack whose top block b holds n
+ * entries, freeing its blocks. The records of the blocks WHL_BLOCKS_AHEAD
+ * further down are fetched while these are placed, and the block after
+ * those one step earlier still, so the only loads waited for are the
+ * first blocks'.
+ */
+static void
+whl_stack_relink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
+		 unsigned int n)
+{
+	struct whl_block *blocks = whl->blocks;
+	uint32_t ahead = b, next;
+	unsigned int i;
+
+	for (i = 0; i <= WHL_BLOCKS_AHEAD && ahead != WHL_NIL; i++) {
+		whl_records_prefetch(whl, ahead, i == 0 ? n : WHL_BLOCK_ENTRIES);
+		ahead = blocks[ahead].below;
+	}
+	if (ahead != WHL_NIL)
+		rte_prefetch0(&blocks[ahead]);
+	while (b != WHL_NIL) {
+		if (ahead != WHL_NIL) {
+			whl_records_prefetch(whl, ahead, WHL_BLOCK_ENTRIES);
+			ahead = blocks[ahead].below;
+			if (ahead != WHL_NIL)
+				rte_prefetch0(&blocks[ahead]);
+		}
+		next = blocks[b].below;
+		for (i = 0; i < n; i++)
+			whl_slot_link(whl, w, blocks[b].entry[i]);
+		/* Placing the next block's records may reuse this one. */
+		whl_block_put(whl, w, b);
+		b = next;
+		n = WHL_BLOCK_ENTRIES;
+	}
+}
+
 /*
  * Bring every level above 0 whose slot starts at tick (the highest first)
  * down, so that level 0 holds all that is due at tick.
  */
 static void
-whl_cascade(struct whl_wheel *w, struct whl_timer *timers, uint64_t tick)
+whl_cascade(struct whl_adapter *whl, struct whl_wheel *w, uint64_t tick)
 {
 	unsigned int top = tick == 0 ? WHL_LEVELS - 1 :
 		RTE_MIN((unsigned int)__builtin_ctzll(tick) / WHL_LEVEL_BITS,
 			WHL_LEVELS - 1);
-	unsigned int level, slot;
-	uint32_t idx, next;
+	unsigned int level, slot, fill;
+	uint32_t b;
 
 	for (level = top; level > 0; level--) {
 		slot = (tick >> (level * WHL_LEVEL_BITS)) & (WHL_SLOTS - 1);
 		if (!(w->occupied[level] & (UINT64_C(1) << slot)))
 			continue;
-		for (idx = whl_slot_detach(w, level, slot); idx != WHL_NIL;
-		     idx = next) {
-			next = timers[idx].next;
-			whl_slot_link(w, timers, idx);
-		}
+		b = w->top[level][slot];
+		fill = w->fill[level][slot];
+		whl_slot_clear(w, level, slot);
+		whl_stack_relink(whl, w, b, fill);
 	}
 }
 
+/*
+ * Pop up to limit records off level 0's slot; return how many. The slot's
+ * state is left for whatever is not taken.
+ */
+static __rte_always_inline uint32_t
+whl_slot_pop(struct whl_adapter *whl, struct whl_wheel *w, unsigned int slot,
+	     uint32_t limit, uint32_t *due)
+{
+	struct whl_block *blocks = whl->blocks;
+	uint32_t top = w->top[0][slot], below, n = 0;
+	unsigned int fill = w->fill[0][slot], take;
+
+	while (n < limit && top != WHL_NIL) {
+		below = blocks[top].below;
+		if (below != WHL_NIL)
+			rte_prefetch0(&blocks[below]);
+		take = RTE_MIN(fill, limit - n);
+		fill -= take;
+		memcpy(&due[n], &blocks[top].entry[fill],
+		       take * sizeof(uint32_t));
+		n += take;
+		if (fill != 0)
+			break;
+		whl_block_put(whl, w, top);
+		top = below;
+		fill = WHL_BLOCK_ENTRIES;
+	}
+	if (top == WHL_NIL) {
+		whl_slot_clear(w, 0, slot);
+	} else {
+		w->top[0][slot] = top;
+		w->fill[0][slot] = fill;
+	}
+	return n;
+}
+
 uint32_t
-whl_wheel_expire(struct whl_wheel *w, struct whl_timer *timers,
+whl_wheel_expire(struct whl_adapter *whl, struct whl_wheel *w,
 		 uint64_t target, uint32_t limit, uint32_t *due)
 {
-	uint32_t n = 0, idx;
+	struct whl_timer *timers = whl->timers;
+	uint32_t n = 0, i;
 	unsigned int slot;
 	uint64_t tick;
 
@@ -170,66 +272,20 @@ whl_wheel_expire(struct whl_wheel *w, struct whl_timer *timers,
 			break;
 		}
 		w->cur = tick;
-		whl_cascade(w, timers, tick);
+		whl_cascade(whl, w, tick);
 		slot = tick & (WHL_SLOTS - 1);
-		if (!(w->occupied[0] & (UINT64_C(1) << slot))) {
+		if (w->occupied[0] & (UINT64_C(1) << slot))
+			n += whl_slot_pop(whl, w, slot, limit - n, &due[n]);
+		/* A slot left non-empty is finished by the next call. */
+		if (!(w->occupied[0] & (UINT64_C(1) << slot)))
 			w->cur = tick + 1;
-			continue;
-		}
-		/*
-		 * Take the due records from the front of the slot in one go:
-		 * only the last one taken has a neighbour to fix.
-		 */
-		for (idx = w->head[0][slot]; n < limit && idx != WHL_NIL;
-		     idx = timers[idx].next) {
-			timers[idx].state = WHL_EXPIRING;
-			due[n++] = idx;
-			w->nb_armed--;
-		}
-		if (idx == WHL_NIL) {
-			whl_slot_detach(w, 0, slot);
-			w->cur = tick + 1;
-		} else {
-			/* A slot left non-empty is finished by the next call. */
-			w->head[0][slot] = idx;
-			timers[idx].prev = WHL_NIL;
-		}
 	}
+	/* Cancel must see them taken; fetch the records ahead. */
+	for (i = 0; i < n; i++) {
+		if (i + WHL_PREFETCH_AHEAD * 2 < n)
+			rte_prefetch0(&timers[due[i + WHL_PREFETCH_AHEAD * 2]]);
+		timers[due[i]].state = WHL_EXPIRING;
+	}
+	w->nb_armed -= n;
 	return n;
-}
-
-uint32_t
-whl_cache_get(struct whl_adapter *whl, struct whl_wheel *w, uint32_t *idx,
-	      uint32_t n)
-{
-	uint32_t got = 0, take;
-
-	while (got < n) {
-		if (w->nb_cached == 0) {
-			w->nb_cached = rte_ring_mc_dequeue_burst_elem(
-				whl->free_ring, w->cache, sizeof(uint32_t),
-				WHL_CACHE_BULK, NULL);
-			if (w->nb_cached == 0)
-				break;
-		}
-		take = RTE_MIN(n - got, w->nb_cached);
-		w->nb_cached -= take;
-		memcpy(&idx[got], &w->cache[w->nb_cached],
-		       take * sizeof(uint32_t));
-		got += take;
-	}
-	return got;
-}
-
-void
-whl_cache_put(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
-{
-	if (unlikely(w->nb_cached == WHL_CACHE_SIZE)) {
-		w->nb_cached -= WHL_CACHE_BULK;
-		/* The ring has room for every record: this cannot fail. */
-		RTE_VERIFY(rte_ring_mp_enqueue_bulk_elem(whl->free_ring,
-				&w->cache[w->nb_cached], sizeof(uint32_t),
-				WHL_CACHE_BULK, NULL) == WHL_CACHE_BULK);
-	}
-	w->cache[w->nb_cached++] = idx;
 }

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * Free timer records and free slot blocks: each is an index into an array
+ * the adapter allocated once, kept in a small per-wheel cache (guarded by
+ * the wheel's lock) in front of a shared rte_ring. A cache refills and
+ * spills `bulk` indices at a time, so the ring's atomics are paid once per
+ * bulk operations, and it never holds more than two bulks: the sizes of
+ * the arrays count on that (see whl_ctrl.c).
+ */
+
+#include <string.h>
+
+#include <rte_debug.h>
+#include <rte_ring_elem.h>
+
+#include "whl_private.h"
+
+uint32_t
+whl_free_get(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk,
+	     uint32_t *idx, uint32_t n)
+{
+	uint32_t got = 0, take;
+
+	while (got < n) {
+		if (c->n == 0) {
+			c->n = rte_ring_mc_dequeue_burst_elem(ring, c->idx,
+					sizeof(uint32_t), bulk, NULL);
+			if (c->n == 0)
+				break;
+		}
+		take = RTE_MIN(n - got, c->n);
+		c->n -= take;
+		memcpy(&idx[got], &c->idx[c->n], take * sizeof(uint32_t));
+		got += take;
+	}
+	return got;
+}
+
+void
+whl_free_put(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk,
+	     uint32_t idx)
+{
+	if (unlikely(c->n == 2 * bulk)) {
+		c->n -= bulk;
+		/* The ring has room for every index: this cannot fail. */
+		RTE_VERIFY(rte_ring_mp_enqueue_bulk_elem(ring, &c->idx[c->n],
+				sizeof(uint32_t), bulk, NULL) == bulk);
+	}
+	c->idx[c->n++] = idx;
+}
+
+uint32_t
+whl_block_get(struct whl_adapter *whl, struct whl_wheel *w)
+{
+	uint32_t b;
+
+	/*
+	 * The block array is sized for the worst case (whl_ctrl.c), so
+	 * running out is a bug in that count, not a load to survive.
+	 */
+	RTE_VERIFY(whl_free_get(&w->free_blocks, whl->block_ring,
+				WHL_BLOCK_BULK, &b, 1) == 1);
+	return b;
+}
