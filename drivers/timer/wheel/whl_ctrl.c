@@ -19,7 +19,7 @@
 #include <rte_service.h>
 #include <rte_service_component.h>
 
-#include "whl_private.h"
+#include "whl_slot.h"
 #include "swtim_log.h"
 
 /* Records on top of nb_timers: what every wheel's cache may hold. */
@@ -79,7 +79,7 @@ whl_records_create(struct whl_adapter *whl, uint16_t adapter_id,
 
 	/* Indices are 32-bit and WHL_NIL is reserved. */
 	if (nb_timers >= UINT32_MAX - WHL_RECORD_SLACK ||
-	    nb_blocks >= UINT32_MAX) {
+	    nb_blocks > WHL_BLOCKS_MAX) {
 		SWTIM_LOG(ERR, "nb_timers %" PRIu64 " too large", nb_timers);
 		return -EINVAL;
 	}

@@ -19,7 +19,7 @@
 #include <rte_lcore.h>
 #include <rte_prefetch.h>
 
-#include "whl_private.h"
+#include "whl_slot.h"
 
 /* Records taken from the cache per step of a burst. */
 #define WHL_ARM_CHUNK 32
@@ -43,6 +43,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	unsigned int wheel_id = swtim_poll_set_id_of_caller();
 	struct whl_wheel *w = &whl->wheels[wheel_id];
 	uint32_t idx[WHL_ARM_CHUNK];
+	unsigned int where[WHL_ARM_CHUNK];
 	uint16_t budget, done = 0, chunk, got, i;
 	uint64_t now_tick;
 
@@ -74,12 +75,18 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 						evtim->timeout_ticks);
 			t->wheel = wheel_id;
 			t->state = WHL_ARMED;
+			where[i] = whl_slot_of(w, t->expiry);
 			evtim->impl_opaque[0] = idx[i];
 			evtim->impl_opaque[1] = (uintptr_t)whl;
 			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
 					 __ATOMIC_RELEASE);
-			whl_wheel_link(whl, w, idx[i]);
 		}
+		/* One timeout: one slot, filled a block's run at a time. */
+		if (tmo_ticks != 0)
+			whl_slot_push(whl, w, where[0], idx, got);
+		else if (got != 0)
+			whl_slots_push(whl, w, where, idx, got);
+		w->nb_armed += got;
 		done += got;
 		if (unlikely(got < chunk))
 			break;	/* cannot happen: the budget bounds records */

@@ -40,20 +40,16 @@ whl_free_get(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk,
 }
 
 void
-whl_free_put(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk,
-	     uint32_t idx)
+whl_free_spill(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk)
 {
-	if (unlikely(c->n == 2 * bulk)) {
-		c->n -= bulk;
-		/* The ring has room for every index: this cannot fail. */
-		RTE_VERIFY(rte_ring_mp_enqueue_bulk_elem(ring, &c->idx[c->n],
-				sizeof(uint32_t), bulk, NULL) == bulk);
-	}
-	c->idx[c->n++] = idx;
+	c->n -= bulk;
+	/* The ring has room for every index: this cannot fail. */
+	RTE_VERIFY(rte_ring_mp_enqueue_bulk_elem(ring, &c->idx[c->n],
+			sizeof(uint32_t), bulk, NULL) == bulk);
 }
 
 uint32_t
-whl_block_get(struct whl_adapter *whl, struct whl_wheel *w)
+whl_block_refill(struct whl_adapter *whl, struct whl_wheel *w)
 {
 	uint32_t b;
 

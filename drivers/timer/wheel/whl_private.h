@@ -141,13 +141,10 @@ enum whl_state {
 struct whl_timer {
 	struct rte_event_timer *evtim;
 	uint64_t expiry;	/* tick it is due at */
-	uint32_t block;		/* where its index is while ARMED: */
-	uint8_t pos;		/* entry pos of that block */
-	uint8_t level;		/* of slot `slot` of this level */
-	uint8_t slot;
-	uint8_t state;		/* enum whl_state */
+	uint64_t place;		/* while ARMED: whl_place_make() */
 	uint16_t wheel;		/* wheel whose lock guards the record */
-	uint8_t reserved[6];
+	uint8_t state;		/* enum whl_state */
+	uint8_t reserved[5];
 };
 
 /** A block of a slot's stack: 64 bytes. */
@@ -182,9 +179,8 @@ struct whl_wheel {
 	uint16_t level_map;
 	/* Bit s of occupied[l]: slot s of level l has a timer. */
 	uint64_t occupied[WHL_LEVELS];
-	/* Each slot's top block (WHL_NIL: empty) and the entries in it. */
-	uint32_t top[WHL_LEVELS][WHL_SLOTS];
-	uint8_t fill[WHL_LEVELS][WHL_SLOTS];
+	/* Each slot's stack: whl_stack_make(top block, entries in it). */
+	uint32_t stack[WHL_LEVELS][WHL_SLOTS];
 	struct whl_free_cache free_records;
 	struct whl_free_cache free_blocks;
 	/* Expiry events of this wheel waiting for the device, in order. */
@@ -241,9 +237,28 @@ whl_tick_after(const struct whl_adapter *whl, uint64_t now)
 /* whl_pool.c: free records and blocks, called with the wheel's lock. */
 uint32_t whl_free_get(struct whl_free_cache *c, struct rte_ring *ring,
 		      uint32_t bulk, uint32_t *idx, uint32_t n);
-void whl_free_put(struct whl_free_cache *c, struct rte_ring *ring,
-		  uint32_t bulk, uint32_t idx);
-uint32_t whl_block_get(struct whl_adapter *whl, struct whl_wheel *w);
+void whl_free_spill(struct whl_free_cache *c, struct rte_ring *ring,
+		    uint32_t bulk);
+
+/** Give an index back to a cache, spilling a bulk to the ring if full. */
+static __rte_always_inline void
+whl_free_put(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk,
+	     uint32_t idx)
+{
+	if (unlikely(c->n == 2 * bulk))
+		whl_free_spill(c, ring, bulk);
+	c->idx[c->n++] = idx;
+}
+uint32_t whl_block_refill(struct whl_adapter *whl, struct whl_wheel *w);
+
+/** Take a free slot block for wheel w. */
+static __rte_always_inline uint32_t
+whl_block_get(struct whl_adapter *whl, struct whl_wheel *w)
+{
+	if (likely(w->free_blocks.n != 0))
+		return w->free_blocks.idx[--w->free_blocks.n];
+	return whl_block_refill(whl, w);
+}
 
 /** Take up to n free records for wheel w; return how many. */
 static inline uint32_t
@@ -270,8 +285,6 @@ whl_block_put(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b)
 
 /* whl_wheel.c: the wheel itself, called with the wheel's lock held. */
 void whl_wheel_init(struct whl_wheel *w);
-void whl_wheel_link(struct whl_adapter *whl, struct whl_wheel *w,
-		    uint32_t idx);
 void whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w,
 		      uint32_t idx);
 uint64_t whl_wheel_next_tick(const struct whl_wheel *w);

@@ -17,7 +17,7 @@
 #include <rte_cycles.h>
 #include <rte_prefetch.h>
 
-#include "whl_private.h"
+#include "whl_slot.h"
 #include "swtim_log.h"
 
 /*

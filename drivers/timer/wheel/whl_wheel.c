@@ -11,14 +11,13 @@
 
 #include <rte_prefetch.h>
 
-#include "whl_private.h"
+#include "whl_slot.h"
 
 void
 whl_wheel_init(struct whl_wheel *w)
 {
-	memset(w, 0, sizeof(*w));
+	memset(w, 0, sizeof(*w));	/* every slot empty */
 	rte_spinlock_init(&w->lock);
-	memset(w->top, 0xff, sizeof(w->top));	/* every slot empty */
 }
 
 /* Bits below level l's digit. */
@@ -30,83 +29,45 @@ whl_low_mask(unsigned int level)
 	return shift >= 64 ? UINT64_MAX : (UINT64_C(1) << shift) - 1;
 }
 
-/* Push a record onto the slot its expiry and the wheel's clock give. */
-static __rte_always_inline void
-whl_slot_link(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
-{
-	struct whl_timer *t = &whl->timers[idx];
-	/* An overdue timer is due at the next tick processed. */
-	uint64_t due = RTE_MAX(t->expiry, w->cur);
-	uint64_t diff = due ^ w->cur;
-	unsigned int level = diff == 0 ? 0 :
-		(63 - __builtin_clzll(diff)) / WHL_LEVEL_BITS;
-	unsigned int slot = (due >> (level * WHL_LEVEL_BITS)) & (WHL_SLOTS - 1);
-	uint32_t top = w->top[level][slot];
-	unsigned int fill = w->fill[level][slot];
-
-	if (top == WHL_NIL || fill == WHL_BLOCK_ENTRIES) {
-		uint32_t b = whl_block_get(whl, w);
-
-		whl->blocks[b].below = top;
-		top = b;
-		fill = 0;
-		w->top[level][slot] = b;
-		w->occupied[level] |= UINT64_C(1) << slot;
-		w->level_map |= 1u << level;
-	}
-	whl->blocks[top].entry[fill] = idx;
-	w->fill[level][slot] = fill + 1;
-	t->block = top;
-	t->pos = fill;
-	t->level = level;
-	t->slot = slot;
-}
-
 /* Mark a slot empty. */
 static __rte_always_inline void
 whl_slot_clear(struct whl_wheel *w, unsigned int level, unsigned int slot)
 {
-	w->top[level][slot] = WHL_NIL;
-	w->fill[level][slot] = 0;
+	w->stack[level][slot] = 0;
 	w->occupied[level] &= ~(UINT64_C(1) << slot);
 	if (w->occupied[level] == 0)
 		w->level_map &= ~(1u << level);
 }
 
 void
-whl_wheel_link(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
-{
-	whl_slot_link(whl, w, idx);
-	w->nb_armed++;
-}
-
-void
 whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
 {
 	struct whl_timer *t = &whl->timers[idx];
-	unsigned int level = t->level, slot = t->slot;
-	uint32_t top = w->top[level][slot];
-	unsigned int fill = w->fill[level][slot] - 1;
+	uint64_t place = t->place;
+	unsigned int level = whl_place_level(place);
+	unsigned int slot = whl_place_slot(place);
+	uint32_t stack = w->stack[level][slot];
+	uint32_t top = whl_stack_top(stack);
+	unsigned int fill = whl_stack_fill(stack) - 1;
 	struct whl_block *tb = &whl->blocks[top];
 	uint32_t last = tb->entry[fill], below;
 
 	/* The slot's last index fills the hole this one leaves. */
 	if (last != idx) {
-		whl->blocks[t->block].entry[t->pos] = last;
-		whl->timers[last].block = t->block;
-		whl->timers[last].pos = t->pos;
+		whl->blocks[whl_place_block(place)].entry[
+			whl_place_pos(place)] = last;
+		whl->timers[last].place = place;	/* same slot */
 	}
-	if (fill == 0) {
+	if (fill != 0) {
+		w->stack[level][slot] = whl_stack_make(top, fill);
+	} else {
 		below = tb->below;
 		whl_block_put(whl, w, top);
-		if (below == WHL_NIL) {
+		if (below == WHL_NIL)
 			whl_slot_clear(w, level, slot);
-		} else {
-			w->top[level][slot] = below;
-			w->fill[level][slot] = WHL_BLOCK_ENTRIES;
-		}
-	} else {
-		w->fill[level][slot] = fill;
+		else
+			w->stack[level][slot] =
+				whl_stack_make(below, WHL_BLOCK_ENTRIES);
 	}
 	w->nb_armed--;
 }
@@ -205,17 +166,17 @@ whl_cascade(struct whl_adapter *whl, struct whl_wheel *w, uint64_t tick)
 	unsigned int top = tick == 0 ? WHL_LEVELS - 1 :
 		RTE_MIN((unsigned int)__builtin_ctzll(tick) / WHL_LEVEL_BITS,
 			WHL_LEVELS - 1);
-	unsigned int level, slot, fill;
-	uint32_t b;
+	unsigned int level, slot;
+	uint32_t stack;
 
 	for (level = top; level > 0; level--) {
 		slot = (tick >> (level * WHL_LEVEL_BITS)) & (WHL_SLOTS - 1);
 		if (!(w->occupied[level] & (UINT64_C(1) << slot)))
 			continue;
-		b = w->top[level][slot];
-		fill = w->fill[level][slot];
+		stack = w->stack[level][slot];
 		whl_slot_clear(w, level, slot);
-		whl_stack_relink(whl, w, b, fill);
+		whl_stack_relink(whl, w, whl_stack_top(stack),
+				 whl_stack_fill(stack));
 	}
 }
 
@@ -228,8 +189,8 @@ whl_slot_pop(struct whl_adapter *whl, struct whl_wheel *w, unsigned int slot,
 	     uint32_t limit, uint32_t *due)
 {
 	struct whl_block *blocks = whl->blocks;
-	uint32_t top = w->top[0][slot], below, n = 0;
-	unsigned int fill = w->fill[0][slot], take;
+	uint32_t top = whl_stack_top(w->stack[0][slot]), below, n = 0;
+	unsigned int fill = whl_stack_fill(w->stack[0][slot]), take;
 
 	while (n < limit && top != WHL_NIL) {
 		below = blocks[top].below;
@@ -246,12 +207,10 @@ whl_slot_pop(struct whl_adapter *whl, struct whl_wheel *w, unsigned int slot,
 		top = below;
 		fill = WHL_BLOCK_ENTRIES;
 	}
-	if (top == WHL_NIL) {
+	if (top == WHL_NIL)
 		whl_slot_clear(w, 0, slot);
-	} else {
-		w->top[0][slot] = top;
-		w->fill[0][slot] = fill;
-	}
+	else
+		w->stack[0][slot] = whl_stack_make(top, fill);
 	return n;
 }
 
