@@ -130,6 +130,58 @@ swtim_evbuf_count(const struct swtim_evbuf *buf)
 }
 
 /**
+ * Make room for n more events at the tail, growing the buffer as needed,
+ * so that a batch can be written without a check per event: event i of
+ * the batch goes to swtim_evbuf_at(buf, i), and swtim_evbuf_commit()
+ * appends them.
+ *
+ * @param buf
+ *   The buffer.
+ * @param n
+ *   Events about to be written.
+ * @return
+ *   true, or false if the buffer could not grow (nothing changed).
+ */
+static inline bool
+swtim_evbuf_reserve(struct swtim_evbuf *buf, uint32_t n)
+{
+	while (unlikely(buf->mask + 1 - (buf->tail - buf->head) < n))
+		if (swtim_evbuf_grow(buf) != 0)
+			return false;
+	return true;
+}
+
+/**
+ * Slot i past the tail, within room made by swtim_evbuf_reserve().
+ *
+ * @param buf
+ *   The buffer.
+ * @param i
+ *   Position in the batch being written.
+ * @return
+ *   The slot.
+ */
+static inline struct rte_event *
+swtim_evbuf_at(struct swtim_evbuf *buf, uint32_t i)
+{
+	return &buf->evs[(buf->tail + i) & buf->mask];
+}
+
+/**
+ * Append the first n events written with swtim_evbuf_at().
+ *
+ * @param buf
+ *   The buffer.
+ * @param n
+ *   Events written.
+ */
+static inline void
+swtim_evbuf_commit(struct swtim_evbuf *buf, uint32_t n)
+{
+	buf->tail += n;
+}
+
+/**
  * Slot for one more event at the tail, growing the buffer if full.
  *
  * @param buf

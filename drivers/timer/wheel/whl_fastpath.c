@@ -58,6 +58,14 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	now_tick = whl_tick_after(whl, rte_get_timer_cycles());
 
 	rte_spinlock_lock(&w->lock);
+	/*
+	 * An empty wheel is not scanned, so its clock stays where the last
+	 * expiry left it; placed against a stale clock, these timers would
+	 * land on higher levels and be cascaded more often. Nothing on the
+	 * wheel is due before now, so the clock may skip to now.
+	 */
+	if (w->nb_armed == 0 && now_tick > w->cur + 1)
+		w->cur = now_tick - 1;
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, WHL_ARM_CHUNK);
 		got = whl_record_get(whl, w, idx, chunk);

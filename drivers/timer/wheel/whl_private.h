@@ -36,15 +36,17 @@
  * service skips any stretch of empty ticks in one step.
  *
  * Timers live in one array of 32-byte records. A slot is not a linked
- * list of records but a stack of 64-byte blocks of 15 record indices each,
+ * list of records but a stack of 64-byte blocks of 14 record indices each,
  * all full but the top one: walking a list would take one dependent cache
  * miss per timer once the records outgrow the caches (4M records are
- * 128 MB), while a block names 15 records at once, so a cascade or an
+ * 128 MB), while a block names 14 records at once, so a cascade or an
  * expiry fetches the records of the next block while it moves those of
- * this one, and misses overlap instead of adding up. A record knows its
- * slot and its place in the block; cancel fills that place with the
- * slot's last index and shortens the top block, so it stays O(1) and
- * exact. A record names the wheel that holds it.
+ * this one, and misses overlap instead of adding up. A block knows its
+ * slot and a record its place in a block; cancel fills that place with
+ * the slot's last index and shortens the top block, so it stays O(1) and
+ * exact. A cascade that finds all of a full block's timers bound for the
+ * same lower slot (equal timeouts) moves the block itself onto that slot:
+ * its records do not change. A record names the wheel that holds it.
  *
  * Free records and free blocks sit in per-wheel caches (under the wheel's
  * lock) in front of shared rte_rings of indices (whl_pool.c); records the
@@ -100,17 +102,20 @@
 #define WHL_CACHE_SIZE (2 * WHL_CACHE_BULK)
 
 /*
- * Free slot blocks move WHL_BLOCK_BULK at a time: a block serves 15 timers,
+ * Free slot blocks move WHL_BLOCK_BULK at a time: a block serves 14 timers,
  * so fewer suffice, and every wheel's cache adds to the blocks allocated.
  */
 #define WHL_BLOCK_BULK 8
 
-/* Record indices per slot block: the block's link and these fill 64 bytes. */
-#define WHL_BLOCK_ENTRIES 15
+/*
+ * Record indices per slot block: with the block's link and the slot it is
+ * in, these fill 64 bytes.
+ */
+#define WHL_BLOCK_ENTRIES 14
 
 /*
  * How many slot blocks ahead a cascade or an expiry fetches the records it
- * is about to move: the work on one block's 15 records must cover a
+ * is about to move: the work on one block's 14 records must cover a
  * memory latency.
  */
 #define WHL_BLOCKS_AHEAD 2
@@ -141,15 +146,17 @@ enum whl_state {
 struct whl_timer {
 	struct rte_event_timer *evtim;
 	uint64_t expiry;	/* tick it is due at */
-	uint64_t place;		/* while ARMED: whl_place_make() */
+	uint32_t place;		/* while ARMED: whl_ref(block, entry) */
 	uint16_t wheel;		/* wheel whose lock guards the record */
 	uint8_t state;		/* enum whl_state */
-	uint8_t reserved[5];
+	uint8_t reserved[9];
 };
 
 /** A block of a slot's stack: 64 bytes. */
 struct whl_block {
 	uint32_t below;		/* next block down the stack, or WHL_NIL */
+	uint16_t where;		/* its slot: level * WHL_SLOTS + slot */
+	uint16_t unused;
 	uint32_t entry[WHL_BLOCK_ENTRIES];
 };
 
@@ -179,8 +186,11 @@ struct whl_wheel {
 	uint16_t level_map;
 	/* Bit s of occupied[l]: slot s of level l has a timer. */
 	uint64_t occupied[WHL_LEVELS];
-	/* Each slot's stack: whl_stack_make(top block, entries in it). */
-	uint32_t stack[WHL_LEVELS][WHL_SLOTS];
+	/*
+	 * Each slot's stack, level * WHL_SLOTS + slot: whl_ref(top block,
+	 * entries in it), 0 when empty.
+	 */
+	uint32_t stack[WHL_LEVELS * WHL_SLOTS];
 	struct whl_free_cache free_records;
 	struct whl_free_cache free_blocks;
 	/* Expiry events of this wheel waiting for the device, in order. */

@@ -22,8 +22,9 @@
 
 /*
  * Build the expiry events of a chunk of due records. Returns how many of
- * the front got an event; the rest (no memory to grow the buffer) go back
- * on the wheel as due, to be tried on the next tick.
+ * the front got an event: all, or none when the buffer had no room and
+ * could not grow; those go back on the wheel as due, to be tried on the
+ * next tick.
  */
 static uint32_t
 whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
@@ -33,19 +34,18 @@ whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
 	struct rte_event *ev;
 	uint32_t i;
 
+	if (unlikely(!swtim_evbuf_reserve(&w->evbuf, n)))
+		return 0;
 	/* The records are in cache from the expiry walk, the event timers
 	 * usually not: fetch them a few timers ahead. */
 	for (i = 0; i < RTE_MIN(n, (uint32_t)WHL_PREFETCH_AHEAD); i++)
 		rte_prefetch0(timers[due[i]].evtim);
 	for (i = 0; i < n; i++) {
-		struct whl_timer *t = &timers[due[i]];
-		struct rte_event_timer *evtim = t->evtim;
+		struct rte_event_timer *evtim = timers[due[i]].evtim;
 
 		if (i + WHL_PREFETCH_AHEAD < n)
 			rte_prefetch0(timers[due[i + WHL_PREFETCH_AHEAD]].evtim);
-		ev = swtim_evbuf_slot(&w->evbuf);
-		if (unlikely(ev == NULL))
-			break;
+		ev = swtim_evbuf_at(&w->evbuf, i);
 		*ev = evtim->ev;
 		ev->event_type = RTE_EVENT_TYPE_TIMER;
 		ev->op = RTE_EVENT_OP_NEW;
@@ -56,8 +56,9 @@ whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
 					 RTE_EVENT_TIMER_NOT_ARMED,
 					 __ATOMIC_RELEASE);
 	}
-	w->stats.evtim_exp_count += i;
-	return i;
+	swtim_evbuf_commit(&w->evbuf, n);
+	w->stats.evtim_exp_count += n;
+	return n;
 }
 
 /* Give a delivered chunk's records back, or re-arm periodic ones. */
@@ -73,7 +74,6 @@ whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
 		struct whl_timer *t = &timers[due[i]];
 
 		if (i < delivered && !whl->periodic) {
-			t->evtim = NULL;
 			t->state = WHL_FREE;
 			whl_record_put(whl, w, due[i]);
 			continue;

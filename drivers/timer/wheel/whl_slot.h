@@ -7,82 +7,68 @@
 
 /**
  * @file
- * A wheel slot's stack of blocks, and pushing a timer onto the slot it
- * belongs in: inline, because every arm and every cascade step does it.
+ * A wheel slot's stack of blocks, and pushing timers onto the slots they
+ * belong in: inline, because every arm and every cascade step does it.
  * Called with the wheel's lock held.
  */
 
 #include "whl_private.h"
 
 /*
- * A slot's stack in one word, its top block's index above the number of
- * entries in that block, so that linking a timer reads and writes one
- * word; 0 (no entries) is an empty slot.
+ * A position in the block array, (block, entry) in one 32-bit word: a
+ * record's place while armed, and a slot's stack as (top block, entries
+ * in it), where 0 entries means an empty slot. One word, so that linking a
+ * timer reads and writes each with one access (byte-sized fields made GCC
+ * spill and reload them wider: a store-forwarding stall on the arm path).
  */
-#define WHL_FILL_BITS 4
-#define WHL_BLOCKS_MAX (UINT32_MAX >> WHL_FILL_BITS)
-_Static_assert(WHL_BLOCK_ENTRIES < 1u << WHL_FILL_BITS, "fill fits");
+#define WHL_ENTRY_BITS 4
+#define WHL_BLOCKS_MAX (UINT32_MAX >> WHL_ENTRY_BITS)
+_Static_assert(WHL_BLOCK_ENTRIES < 1u << WHL_ENTRY_BITS, "entry fits");
+_Static_assert(WHL_LEVELS * WHL_SLOTS <= UINT16_MAX, "slot fits");
 
 static __rte_always_inline uint32_t
-whl_stack_make(uint32_t top, unsigned int fill)
+whl_ref(uint32_t block, unsigned int entry)
 {
-	return top << WHL_FILL_BITS | fill;
+	return block << WHL_ENTRY_BITS | entry;
 }
 
 static __rte_always_inline uint32_t
-whl_stack_top(uint32_t stack)
+whl_ref_block(uint32_t ref)
 {
-	return stack >> WHL_FILL_BITS;
+	return ref >> WHL_ENTRY_BITS;
 }
 
 static __rte_always_inline unsigned int
-whl_stack_fill(uint32_t stack)
+whl_ref_entry(uint32_t ref)
 {
-	return stack & ((1u << WHL_FILL_BITS) - 1);
+	return ref & ((1u << WHL_ENTRY_BITS) - 1);
+}
+
+/* Mark slot `where` occupied in the level bitmaps. */
+static __rte_always_inline void
+whl_slot_occupy(struct whl_wheel *w, unsigned int where)
+{
+	unsigned int level = where / WHL_SLOTS;
+
+	w->occupied[level] |= UINT64_C(1) << (where % WHL_SLOTS);
+	w->level_map |= 1u << level;
+}
+
+/* Mark slot `where` empty. */
+static __rte_always_inline void
+whl_slot_clear(struct whl_wheel *w, unsigned int where)
+{
+	unsigned int level = where / WHL_SLOTS;
+
+	w->stack[where] = 0;
+	w->occupied[level] &= ~(UINT64_C(1) << (where % WHL_SLOTS));
+	if (w->occupied[level] == 0)
+		w->level_map &= ~(1u << level);
 }
 
 /*
- * Where an armed record's index is: entry pos of block `block`, in the
- * stack of slot `slot` of level `level`, packed in one word that link
- * writes in one store (GCC turned separate byte fields into a
- * store-forwarding stall on the arm path).
- */
-static __rte_always_inline uint64_t
-whl_place_make(uint32_t block, unsigned int pos, unsigned int level,
-	       unsigned int slot)
-{
-	return block | (uint64_t)pos << 32 | (uint64_t)level << 40 |
-		(uint64_t)slot << 48;
-}
-
-static __rte_always_inline uint32_t
-whl_place_block(uint64_t place)
-{
-	return (uint32_t)place;
-}
-
-static __rte_always_inline unsigned int
-whl_place_pos(uint64_t place)
-{
-	return (place >> 32) & 0xff;
-}
-
-static __rte_always_inline unsigned int
-whl_place_level(uint64_t place)
-{
-	return (place >> 40) & 0xff;
-}
-
-static __rte_always_inline unsigned int
-whl_place_slot(uint64_t place)
-{
-	return (place >> 48) & 0xff;
-}
-
-/*
- * The level and slot a timer due at tick `expiry` goes to on wheel w, as
- * level * WHL_SLOTS + slot. An overdue timer is due at the next tick
- * processed.
+ * The slot a timer due at tick `expiry` goes to on wheel w, as level *
+ * WHL_SLOTS + slot. An overdue timer is due at the next tick processed.
  */
 static __rte_always_inline unsigned int
 whl_slot_of(const struct whl_wheel *w, uint64_t expiry)
@@ -96,6 +82,20 @@ whl_slot_of(const struct whl_wheel *w, uint64_t expiry)
 		((due >> (level * WHL_LEVEL_BITS)) & (WHL_SLOTS - 1));
 }
 
+/* Put a fresh block on top of slot `where`'s stack, whose top was `top`. */
+static __rte_always_inline uint32_t
+whl_slot_grow(struct whl_adapter *whl, struct whl_wheel *w,
+	      unsigned int where, uint32_t stack)
+{
+	uint32_t b = whl_block_get(whl, w);
+
+	whl->blocks[b].below = stack == 0 ? WHL_NIL : whl_ref_block(stack);
+	whl->blocks[b].where = where;
+	if (stack == 0)
+		whl_slot_occupy(w, where);
+	return b;
+}
+
 /*
  * Push n records, all due in slot `where` (whl_slot_of()), onto that
  * slot's stack, a block's run of entries at a time.
@@ -104,31 +104,26 @@ static __rte_always_inline void
 whl_slot_push(struct whl_adapter *whl, struct whl_wheel *w,
 	      unsigned int where, const uint32_t *idx, unsigned int n)
 {
-	unsigned int level = where / WHL_SLOTS, slot = where % WHL_SLOTS;
-	uint32_t stack = w->stack[level][slot];
-	uint32_t top = whl_stack_top(stack), b;
-	unsigned int fill = whl_stack_fill(stack), k, j;
+	uint32_t stack = w->stack[where];
+	uint32_t top = whl_ref_block(stack);
+	unsigned int fill = whl_ref_entry(stack), k, j;
 
 	while (n != 0) {
 		if (fill == 0 || fill == WHL_BLOCK_ENTRIES) {
-			b = whl_block_get(whl, w);
-			whl->blocks[b].below = fill == 0 ? WHL_NIL : top;
-			top = b;
+			top = whl_slot_grow(whl, w, where, stack);
 			fill = 0;
-			w->occupied[level] |= UINT64_C(1) << slot;
-			w->level_map |= 1u << level;
 		}
 		k = RTE_MIN(n, WHL_BLOCK_ENTRIES - fill);
 		for (j = 0; j < k; j++) {
 			whl->blocks[top].entry[fill + j] = idx[j];
-			whl->timers[idx[j]].place =
-				whl_place_make(top, fill + j, level, slot);
+			whl->timers[idx[j]].place = whl_ref(top, fill + j);
 		}
 		fill += k;
 		idx += k;
 		n -= k;
+		stack = whl_ref(top, fill);
 	}
-	w->stack[level][slot] = whl_stack_make(top, fill);
+	w->stack[where] = stack;
 }
 
 /*
@@ -140,68 +135,33 @@ static __rte_always_inline void
 whl_slots_push(struct whl_adapter *whl, struct whl_wheel *w,
 	       const unsigned int *where, const uint32_t *idx, unsigned int n)
 {
-	unsigned int cur = where[0];
-	unsigned int level = cur / WHL_SLOTS, slot = cur % WHL_SLOTS;
-	uint32_t stack = w->stack[level][slot];
-	uint32_t top = whl_stack_top(stack), b;
-	unsigned int fill = whl_stack_fill(stack), i;
+	unsigned int cur = where[0], i;
+	uint32_t stack = w->stack[cur];
 
 	for (i = 0; i < n; i++) {
 		if (where[i] != cur) {
-			w->stack[level][slot] = whl_stack_make(top, fill);
+			w->stack[cur] = stack;
 			cur = where[i];
-			level = cur / WHL_SLOTS;
-			slot = cur % WHL_SLOTS;
-			stack = w->stack[level][slot];
-			top = whl_stack_top(stack);
-			fill = whl_stack_fill(stack);
+			stack = w->stack[cur];
 		}
-		if (fill == 0 || fill == WHL_BLOCK_ENTRIES) {
-			b = whl_block_get(whl, w);
-			whl->blocks[b].below = fill == 0 ? WHL_NIL : top;
-			top = b;
-			fill = 0;
-			w->occupied[level] |= UINT64_C(1) << slot;
-			w->level_map |= 1u << level;
-		}
-		whl->blocks[top].entry[fill] = idx[i];
-		whl->timers[idx[i]].place =
-			whl_place_make(top, fill, level, slot);
-		fill++;
+		if (whl_ref_entry(stack) == 0 ||
+		    whl_ref_entry(stack) == WHL_BLOCK_ENTRIES)
+			stack = whl_ref(whl_slot_grow(whl, w, cur, stack), 0);
+		whl->blocks[whl_ref_block(stack)].entry[whl_ref_entry(stack)] =
+			idx[i];
+		whl->timers[idx[i]].place = stack;
+		stack++;	/* the next entry of the same block */
 	}
-	w->stack[level][slot] = whl_stack_make(top, fill);
-}
-
-/* Push one record onto slot `where`: whl_slot_push() for n = 1, simpler. */
-static __rte_always_inline void
-whl_slot_push_one(struct whl_adapter *whl, struct whl_wheel *w,
-		  unsigned int where, uint32_t idx)
-{
-	unsigned int level = where / WHL_SLOTS, slot = where % WHL_SLOTS;
-	uint32_t stack = w->stack[level][slot];
-	uint32_t top = whl_stack_top(stack);
-	unsigned int fill = whl_stack_fill(stack);
-
-	if (fill == 0 || fill == WHL_BLOCK_ENTRIES) {
-		uint32_t b = whl_block_get(whl, w);
-
-		whl->blocks[b].below = fill == 0 ? WHL_NIL : top;
-		top = b;
-		fill = 0;
-		w->occupied[level] |= UINT64_C(1) << slot;
-		w->level_map |= 1u << level;
-	}
-	whl->blocks[top].entry[fill] = idx;
-	w->stack[level][slot] = whl_stack_make(top, fill + 1);
-	whl->timers[idx].place = whl_place_make(top, fill, level, slot);
+	w->stack[cur] = stack;
 }
 
 /** Push a record onto the slot its expiry and the wheel's clock give. */
 static __rte_always_inline void
 whl_slot_link(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
 {
-	whl_slot_push_one(whl, w, whl_slot_of(w, whl->timers[idx].expiry),
-			  idx);
+	unsigned int where = whl_slot_of(w, whl->timers[idx].expiry);
+
+	whl_slots_push(whl, w, &where, &idx, 1);
 }
 
 /** Link an armed record into wheel w. */

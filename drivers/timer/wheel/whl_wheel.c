@@ -29,45 +29,30 @@ whl_low_mask(unsigned int level)
 	return shift >= 64 ? UINT64_MAX : (UINT64_C(1) << shift) - 1;
 }
 
-/* Mark a slot empty. */
-static __rte_always_inline void
-whl_slot_clear(struct whl_wheel *w, unsigned int level, unsigned int slot)
-{
-	w->stack[level][slot] = 0;
-	w->occupied[level] &= ~(UINT64_C(1) << slot);
-	if (w->occupied[level] == 0)
-		w->level_map &= ~(1u << level);
-}
-
 void
 whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
 {
-	struct whl_timer *t = &whl->timers[idx];
-	uint64_t place = t->place;
-	unsigned int level = whl_place_level(place);
-	unsigned int slot = whl_place_slot(place);
-	uint32_t stack = w->stack[level][slot];
-	uint32_t top = whl_stack_top(stack);
-	unsigned int fill = whl_stack_fill(stack) - 1;
-	struct whl_block *tb = &whl->blocks[top];
-	uint32_t last = tb->entry[fill], below;
+	uint32_t place = whl->timers[idx].place;
+	struct whl_block *hole = &whl->blocks[whl_ref_block(place)];
+	unsigned int where = hole->where;
+	uint32_t stack = w->stack[where];
+	struct whl_block *tb = &whl->blocks[whl_ref_block(stack)];
+	uint32_t last = tb->entry[whl_ref_entry(stack) - 1], below;
 
 	/* The slot's last index fills the hole this one leaves. */
 	if (last != idx) {
-		whl->blocks[whl_place_block(place)].entry[
-			whl_place_pos(place)] = last;
-		whl->timers[last].place = place;	/* same slot */
+		hole->entry[whl_ref_entry(place)] = last;
+		whl->timers[last].place = place;
 	}
-	if (fill != 0) {
-		w->stack[level][slot] = whl_stack_make(top, fill);
+	if (whl_ref_entry(stack) > 1) {
+		w->stack[where] = stack - 1;
 	} else {
 		below = tb->below;
-		whl_block_put(whl, w, top);
+		whl_block_put(whl, w, whl_ref_block(stack));
 		if (below == WHL_NIL)
-			whl_slot_clear(w, level, slot);
+			whl_slot_clear(w, where);
 		else
-			w->stack[level][slot] =
-				whl_stack_make(below, WHL_BLOCK_ENTRIES);
+			w->stack[where] = whl_ref(below, WHL_BLOCK_ENTRIES);
 	}
 	w->nb_armed--;
 }
@@ -119,17 +104,45 @@ whl_records_prefetch(const struct whl_adapter *whl, uint32_t b,
 }
 
 /*
+ * Put full block b, all of whose records are due in slot `where`, onto
+ * that slot as it is: on top if the slot is empty or its top block full,
+ * else just under the top (every block but the top must be full). Its
+ * records keep their places.
+ */
+static __rte_always_inline void
+whl_block_move(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
+	       unsigned int where)
+{
+	struct whl_block *blocks = whl->blocks;
+	uint32_t stack = w->stack[where];
+	uint32_t top = whl_ref_block(stack);
+
+	blocks[b].where = where;
+	if (stack == 0 || whl_ref_entry(stack) == WHL_BLOCK_ENTRIES) {
+		blocks[b].below = stack == 0 ? WHL_NIL : top;
+		w->stack[where] = whl_ref(b, WHL_BLOCK_ENTRIES);
+		if (stack == 0)
+			whl_slot_occupy(w, where);
+	} else {
+		blocks[b].below = blocks[top].below;
+		blocks[top].below = b;
+	}
+}
+
+/*
  * Place again every record of a detached stack whose top block b holds n
- * entries, freeing its blocks. The records of the blocks WHL_BLOCKS_AHEAD
- * further down are fetched while these are placed, and the block after
- * those one step earlier still, so the only loads waited for are the
- * first blocks'.
+ * entries. A full block whose records all go to one slot moves there
+ * whole; the others' records are pushed one by one and the block freed.
+ * The records of the blocks WHL_BLOCKS_AHEAD further down are fetched
+ * while these are placed, and the block after those one step earlier
+ * still, so the only loads waited for are the first blocks'.
  */
 static void
 whl_stack_relink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
 		 unsigned int n)
 {
 	struct whl_block *blocks = whl->blocks;
+	unsigned int where[WHL_BLOCK_ENTRIES], differ;
 	uint32_t ahead = b, next;
 	unsigned int i;
 
@@ -146,14 +159,45 @@ whl_stack_relink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
 			if (ahead != WHL_NIL)
 				rte_prefetch0(&blocks[ahead]);
 		}
+		/* Read before a move or a reuse changes it. */
 		next = blocks[b].below;
-		for (i = 0; i < n; i++)
-			whl_slot_link(whl, w, blocks[b].entry[i]);
-		/* Placing the next block's records may reuse this one. */
-		whl_block_put(whl, w, b);
+		differ = 0;
+		for (i = 0; i < n; i++) {
+			where[i] = whl_slot_of(w,
+				whl->timers[blocks[b].entry[i]].expiry);
+			differ |= where[i] ^ where[0];
+		}
+		if (n == WHL_BLOCK_ENTRIES && differ == 0) {
+			whl_block_move(whl, w, b, where[0]);
+		} else {
+			whl_slots_push(whl, w, where, blocks[b].entry, n);
+			/* Placing the next block's records may reuse it. */
+			whl_block_put(whl, w, b);
+		}
 		b = next;
 		n = WHL_BLOCK_ENTRIES;
 	}
+}
+
+/*
+ * The next tick with level 0 timers in cur's block of WHL_SLOTS ticks, or
+ * UINT64_MAX when the block has none left or cur starts the block (then
+ * higher levels may cascade at cur: whl_wheel_next_tick() tells). Inside
+ * a block nothing cascades, so the walk over a block's timers needs only
+ * level 0's bitmap.
+ */
+static __rte_always_inline uint64_t
+whl_next_in_block(const struct whl_wheel *w)
+{
+	unsigned int digit = w->cur & (WHL_SLOTS - 1);
+	uint64_t pending;
+
+	if (digit == 0)
+		return UINT64_MAX;
+	pending = w->occupied[0] & (UINT64_MAX << digit);
+	if (pending == 0)
+		return UINT64_MAX;
+	return (w->cur & ~(uint64_t)(WHL_SLOTS - 1)) | __builtin_ctzll(pending);
 }
 
 /*
@@ -173,10 +217,10 @@ whl_cascade(struct whl_adapter *whl, struct whl_wheel *w, uint64_t tick)
 		slot = (tick >> (level * WHL_LEVEL_BITS)) & (WHL_SLOTS - 1);
 		if (!(w->occupied[level] & (UINT64_C(1) << slot)))
 			continue;
-		stack = w->stack[level][slot];
-		whl_slot_clear(w, level, slot);
-		whl_stack_relink(whl, w, whl_stack_top(stack),
-				 whl_stack_fill(stack));
+		stack = w->stack[level * WHL_SLOTS + slot];
+		whl_slot_clear(w, level * WHL_SLOTS + slot);
+		whl_stack_relink(whl, w, whl_ref_block(stack),
+				 whl_ref_entry(stack));
 	}
 }
 
@@ -189,8 +233,8 @@ whl_slot_pop(struct whl_adapter *whl, struct whl_wheel *w, unsigned int slot,
 	     uint32_t limit, uint32_t *due)
 {
 	struct whl_block *blocks = whl->blocks;
-	uint32_t top = whl_stack_top(w->stack[0][slot]), below, n = 0;
-	unsigned int fill = whl_stack_fill(w->stack[0][slot]), take;
+	uint32_t top = whl_ref_block(w->stack[slot]), below, n = 0;
+	unsigned int fill = whl_ref_entry(w->stack[slot]), take, i;
 
 	while (n < limit && top != WHL_NIL) {
 		below = blocks[top].below;
@@ -198,8 +242,9 @@ whl_slot_pop(struct whl_adapter *whl, struct whl_wheel *w, unsigned int slot,
 			rte_prefetch0(&blocks[below]);
 		take = RTE_MIN(fill, limit - n);
 		fill -= take;
-		memcpy(&due[n], &blocks[top].entry[fill],
-		       take * sizeof(uint32_t));
+		/* Mostly a few entries: a loop beats a call to memcpy. */
+		for (i = 0; i < take; i++)
+			due[n + i] = blocks[top].entry[fill + i];
 		n += take;
 		if (fill != 0)
 			break;
@@ -208,9 +253,9 @@ whl_slot_pop(struct whl_adapter *whl, struct whl_wheel *w, unsigned int slot,
 		fill = WHL_BLOCK_ENTRIES;
 	}
 	if (top == WHL_NIL)
-		whl_slot_clear(w, 0, slot);
+		whl_slot_clear(w, slot);
 	else
-		w->stack[0][slot] = whl_stack_make(top, fill);
+		w->stack[slot] = whl_ref(top, fill);
 	return n;
 }
 
@@ -224,7 +269,9 @@ whl_wheel_expire(struct whl_adapter *whl, struct whl_wheel *w,
 	uint64_t tick;
 
 	while (n < limit) {
-		tick = whl_wheel_next_tick(w);
+		tick = whl_next_in_block(w);
+		if (tick == UINT64_MAX)
+			tick = whl_wheel_next_tick(w);
 		if (tick > target) {
 			if (w->cur <= target)
 				w->cur = target + 1;
