@@ -48,6 +48,27 @@ whl_free_spill(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk)
 			sizeof(uint32_t), bulk, NULL) == bulk);
 }
 
+void
+whl_free_put_bulk(struct whl_free_cache *c, struct rte_ring *ring,
+		  uint32_t bulk, const uint32_t *idx, uint32_t n)
+{
+	uint32_t n_cached = c->n, room;
+
+	while (n != 0) {
+		if (n_cached == 2 * bulk) {
+			c->n = n_cached;
+			whl_free_spill(c, ring, bulk);
+			n_cached = c->n;
+		}
+		room = RTE_MIN(n, 2 * bulk - n_cached);
+		memcpy(&c->idx[n_cached], idx, room * sizeof(uint32_t));
+		n_cached += room;
+		idx += room;
+		n -= room;
+	}
+	c->n = n_cached;
+}
+
 uint32_t
 whl_block_refill(struct whl_adapter *whl, struct whl_wheel *w)
 {

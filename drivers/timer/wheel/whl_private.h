@@ -133,7 +133,7 @@
  * one event). Too few leaves misses exposed; too many evicts what was
  * fetched before it is used.
  */
-#define WHL_PREFETCH_AHEAD 8
+#define WHL_PREFETCH_AHEAD 16
 
 /* Record states. */
 enum whl_state {
@@ -259,6 +259,8 @@ whl_free_put(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk,
 		whl_free_spill(c, ring, bulk);
 	c->idx[c->n++] = idx;
 }
+void whl_free_put_bulk(struct whl_free_cache *c, struct rte_ring *ring,
+		       uint32_t bulk, const uint32_t *idx, uint32_t n);
 uint32_t whl_block_refill(struct whl_adapter *whl, struct whl_wheel *w);
 
 /** Take a free slot block for wheel w. */
@@ -284,6 +286,15 @@ static inline void
 whl_record_put(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
 {
 	whl_free_put(&w->free_records, whl->free_ring, WHL_CACHE_BULK, idx);
+}
+
+/** Give n records back through wheel w's cache. */
+static inline void
+whl_record_put_bulk(struct whl_adapter *whl, struct whl_wheel *w,
+		    const uint32_t *idx, uint32_t n)
+{
+	whl_free_put_bulk(&w->free_records, whl->free_ring, WHL_CACHE_BULK,
+			  idx, n);
 }
 
 /** Give a slot block back through wheel w's cache. */

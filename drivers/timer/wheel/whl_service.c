@@ -67,17 +67,18 @@ whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
 		  const uint32_t *due, uint32_t n, uint32_t delivered)
 {
 	struct whl_timer *timers = whl->timers;
-	uint32_t i;
+	uint32_t i = 0;
 
 	rte_spinlock_lock(&w->lock);
-	for (i = 0; i < n; i++) {
+	/* One-shot timers delivered: their records are free at once. */
+	if (!whl->periodic) {
+		for (; i < delivered; i++)
+			timers[due[i]].state = WHL_FREE;
+		whl_record_put_bulk(whl, w, due, delivered);
+	}
+	for (; i < n; i++) {
 		struct whl_timer *t = &timers[due[i]];
 
-		if (i < delivered && !whl->periodic) {
-			t->state = WHL_FREE;
-			whl_record_put(whl, w, due[i]);
-			continue;
-		}
 		/* Drift-free: the next period counts from this expiry. */
 		if (i < delivered)
 			t->expiry += t->evtim->timeout_ticks;
