@@ -401,6 +401,14 @@ enum {
 	OPT_SEED, OPT_JSON, OPT_DETERMINISTIC, OPT_QUIET, OPT_HELP,
 };
 
+/* Say which option had a bad value, and what it takes; -1. */
+static int
+bench_bad_option(const char *name, const char *value, const char *takes)
+{
+	fprintf(stderr, "swtim-bench: --%s=%s: %s\n", name, value, takes);
+	return -1;
+}
+
 static int
 bench_parse_opts(int argc, char **argv)
 {
@@ -460,7 +468,8 @@ bench_parse_opts(int argc, char **argv)
 			for (tok = strtok_r(optarg, ",", &save); tok != NULL;
 			     tok = strtok_r(NULL, ",", &save)) {
 				if (bench_opts.nb_drivers == BENCH_MAX_DRIVERS)
-					return -1;
+					return bench_bad_option("drivers",
+						optarg, "too many drivers");
 				bench_opts.drivers[bench_opts.nb_drivers++] =
 					tok;
 			}
@@ -481,40 +490,43 @@ bench_parse_opts(int argc, char **argv)
 		case OPT_LOOPS:
 			if (bench_parse_u64(optarg, &v) != 0 || v == 0 ||
 			    v > 1000)
-				return -1;
+				return bench_bad_option("loops", optarg,
+							"1 to 1000");
 			bench_opts.loops = v;
 			loops_set = true;
 			break;
 		case OPT_EXPIRY_LOOPS:
 			if (bench_parse_u64(optarg, &v) != 0 || v == 0 ||
 			    v > 1000)
-				return -1;
+				return bench_bad_option("expiry-loops", optarg,
+							"1 to 1000");
 			bench_opts.expiry_loops = v;
 			break;
 		case OPT_STEP:
 			if (bench_parse_u64(optarg, &v) != 0 ||
 			    v < BENCH_BURST || v % BENCH_BURST != 0 ||
-			    v > 1 << 20) {
-				fprintf(stderr, "--step: a multiple of %d\n",
-					BENCH_BURST);
-				return -1;
-			}
+			    v > 1 << 20)
+				return bench_bad_option("step", optarg,
+					"a multiple of 32 up to 1048576");
 			bench_opts.step = v;
 			step_set = true;
 			break;
 		case OPT_TICK:
 			if (bench_parse_u64(optarg, &v) != 0 || v == 0)
-				return -1;
+				return bench_bad_option("tick-ns", optarg,
+							"a positive number");
 			bench_opts.tick_ns = v;
 			break;
 		case OPT_MAX_TMO:
 			if (bench_parse_u64(optarg, &v) != 0 || v == 0)
-				return -1;
+				return bench_bad_option("max-tmo-ns", optarg,
+							"a positive number");
 			bench_opts.max_tmo_ns = v;
 			break;
 		case OPT_SEED:
 			if (bench_parse_u64(optarg, &v) != 0)
-				return -1;
+				return bench_bad_option("seed", optarg,
+							"a number");
 			bench_opts.seed = v;
 			break;
 		case OPT_JSON:

@@ -45,7 +45,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	uint32_t idx[WHL_ARM_CHUNK];
 	unsigned int where[WHL_ARM_CHUNK];
 	uint16_t budget, done = 0, chunk, got, i;
-	uint64_t now_tick;
+	uint64_t now_tick, cur;
 
 	swtim_poll_set_join(&whl->polled, wheel_id);
 	budget = swtim_budget_take(&whl->budget, nb);
@@ -66,6 +66,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	 */
 	if (w->nb_armed == 0 && now_tick > w->cur + 1)
 		w->cur = now_tick - 1;
+	cur = w->cur;	/* only the service moves it, under the lock */
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, WHL_ARM_CHUNK);
 		got = whl_record_get(whl, w, idx, chunk);
@@ -77,13 +78,14 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 		for (i = 0; i < got; i++) {
 			struct rte_event_timer *evtim = evtims[done + i];
 			struct whl_timer *t = &timers[idx[i]];
+			uint64_t expiry = now_tick + (tmo_ticks != 0 ?
+				tmo_ticks : evtim->timeout_ticks);
 
+			where[i] = whl_slot_of(cur, expiry);
 			t->evtim = evtim;
-			t->expiry = now_tick + (tmo_ticks != 0 ? tmo_ticks :
-						evtim->timeout_ticks);
+			t->expiry = expiry;
 			t->wheel = wheel_id;
 			t->state = WHL_ARMED;
-			where[i] = whl_slot_of(w, t->expiry);
 			evtim->impl_opaque[0] = idx[i];
 			evtim->impl_opaque[1] = (uintptr_t)whl;
 			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,

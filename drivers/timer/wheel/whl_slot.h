@@ -67,14 +67,15 @@ whl_slot_clear(struct whl_wheel *w, unsigned int where)
 }
 
 /*
- * The slot a timer due at tick `expiry` goes to on wheel w, as level *
- * WHL_SLOTS + slot. An overdue timer is due at the next tick processed.
+ * The slot a timer due at tick `expiry` goes to on a wheel whose clock is
+ * `cur`, as level * WHL_SLOTS + slot. An overdue timer is due at the next
+ * tick processed.
  */
 static __rte_always_inline unsigned int
-whl_slot_of(const struct whl_wheel *w, uint64_t expiry)
+whl_slot_of(uint64_t cur, uint64_t expiry)
 {
-	uint64_t due = RTE_MAX(expiry, w->cur);
-	uint64_t diff = due ^ w->cur;
+	uint64_t due = RTE_MAX(expiry, cur);
+	uint64_t diff = due ^ cur;
 	unsigned int level = diff == 0 ? 0 :
 		(63 - __builtin_clzll(diff)) / WHL_LEVEL_BITS;
 
@@ -159,7 +160,7 @@ whl_slots_push(struct whl_adapter *whl, struct whl_wheel *w,
 static __rte_always_inline void
 whl_slot_link(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
 {
-	unsigned int where = whl_slot_of(w, whl->timers[idx].expiry);
+	unsigned int where = whl_slot_of(w->cur, whl->timers[idx].expiry);
 
 	whl_slots_push(whl, w, &where, &idx, 1);
 }

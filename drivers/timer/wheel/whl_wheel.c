@@ -143,6 +143,7 @@ whl_stack_relink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
 {
 	struct whl_block *blocks = whl->blocks;
 	unsigned int where[WHL_BLOCK_ENTRIES], differ;
+	const uint64_t cur = w->cur;	/* a cascade does not move it */
 	uint32_t ahead = b, next;
 	unsigned int i;
 
@@ -163,7 +164,7 @@ whl_stack_relink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
 		next = blocks[b].below;
 		differ = 0;
 		for (i = 0; i < n; i++) {
-			where[i] = whl_slot_of(w,
+			where[i] = whl_slot_of(cur,
 				whl->timers[blocks[b].entry[i]].expiry);
 			differ |= where[i] ^ where[0];
 		}
