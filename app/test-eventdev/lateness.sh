@@ -1,0 +1,225 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The swtim authors
+#
+# Expiry lateness: how late each expiry reaches the worker, against the
+# adapter's tick, for swtim and DPDK's software adapter side by side, with
+# the service lcore on a CPU of its own. See doc/performance.md,
+# "Expiry lateness".
+
+set -u
+
+usage() {
+	cat <<EOF
+Usage: $0 [options]
+
+For each tick and each offered rate, runs swtim-test-eventdev once with
+DPDK's software adapter and once with swtim (which first alternates from
+round to round), --rounds times, each a paced load (--load=low: timers
+armed evenly, the producer sleeping between them) of timers with one
+timeout, and prints a table of medians: lateness (deadline to dequeue by
+the worker) p50 / p99 / p99.9 / max, p99 in ticks, and how far p99 lies
+beyond one tick (the service's scan, the event device, the worker).
+
+Options:
+  -b, --bin PATH        swtim-test-eventdev (default: the newest one not
+                        built with sanitizers under build*/ of this
+                        repository)
+  -r, --rounds N        rounds (default 3)
+  -t, --ticks LIST      adapter ticks in ns (default "10000 100000")
+      --rates LIST      timers/s offered (default "9973 99991": rates
+                        that a tick rate does not divide, so that arm
+                        moments sweep over the tick; at exactly one timer
+                        a tick every timer is armed at the same point of
+                        its tick and the lateness is that one point)
+  -d, --duration S      seconds of each run's load (default 2)
+      --expiry-ns NS    timeout of every timer (default 2000000: 2 ms)
+      --eal "ARGS"      EAL arguments replacing the default 2-CPU layout
+                        (no --file-prefix); lcore 1 must be the producer,
+                        2 the worker, and one service lcore given
+  -o, --out DIR         keep the JSON reports and logs there (default: a
+                        new directory under /tmp)
+      --timeout S       give up on a run after S seconds (default 60)
+  -h, --help            this text
+
+Default layout, for a machine with 2 CPUs (A and B, the first two this
+script may use): the service lcore (3) alone on B, busy-polling; the
+producer (1, paced: it sleeps between timers), the worker (2,
+busy-polling) and the main lcore (0, asleep) on A. Nothing sleeps but the
+producer and the main lcore.
+
+With the defaults: 8 runs a round of about 3 s, about 75 s for 3 rounds.
+EOF
+}
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+# shellcheck source=app/test-eventdev/tev_lib.sh
+. "$here/tev_lib.sh"
+bin=""
+rounds=3
+ticks="10000 100000"
+rates="9973 99991"
+duration=2
+expiry=2000000
+eal=""
+out=""
+run_timeout=60
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-b|--bin) bin=$2; shift ;;
+	-r|--rounds) rounds=$2; shift ;;
+	-t|--ticks) ticks=$2; shift ;;
+	--rates) rates=$2; shift ;;
+	-d|--duration) duration=$2; shift ;;
+	--expiry-ns) expiry=$2; shift ;;
+	--eal) eal=$2; shift ;;
+	-o|--out) out=$2; shift ;;
+	--timeout) run_timeout=$2; shift ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
+	shift
+done
+
+case "$rounds" in
+''|*[!0-9]*|0) echo "$0: --rounds: a positive number" >&2; exit 2 ;;
+esac
+
+[ -n "$bin" ] || bin=$(tev_find_bin "$root")
+if [ -z "$bin" ] || [ ! -x "$bin" ]; then
+	echo "$0: no swtim-test-eventdev found; build it or give --bin" >&2
+	exit 2
+fi
+
+if [ -z "$eal" ]; then
+	cpus=$(python3 -c 'import os
+c = sorted(os.sched_getaffinity(0))[:2]
+print(" ".join(map(str, c)))')
+	set -- $cpus
+	a=$1
+	b=${2:-$1}
+	eal="--no-huge -m 1024 --no-shconf --no-pci --vdev=event_dsw0"
+	eal="$eal --lcores=0@$a,1@$a,2@$a,3@$b -S 3"
+fi
+
+if [ -z "$out" ]; then
+	out=$(mktemp -d /tmp/swtim-lateness.XXXXXX)
+fi
+mkdir -p "$out" || exit 1
+
+echo "swtim-test-eventdev: $bin"
+echo "EAL: $eal"
+echo "ticks (ns): $ticks; rates (timers/s): $rates; timeout $expiry ns;" \
+	"$rounds round(s) of $duration s runs"
+echo "reports: $out"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+failed=0
+for r in $(seq 1 "$rounds"); do
+	if [ $((r % 2)) = 1 ]; then order="dpdk swtim"; else order="swtim dpdk"; fi
+	for t in $ticks; do
+		for q in $rates; do
+			for ad in $order; do
+				base="$out/t$t-q$q-$ad-r$r"
+				cmd="$bin $eal --file-prefix=swtim-lt-$$ --"
+				cmd="$cmd --test=perf_queue --plcores=1 --wlcores=2"
+				cmd="$cmd --stlist=a --prod_type_timerdev_burst"
+				cmd="$cmd --timer_tick_nsec=$t --expiry_nsec=$expiry"
+				cmd="$cmd --max_tmo_nsec=$((expiry * 10))"
+				cmd="$cmd --pool_sz=65536 --load=low --load-rate=$q"
+				cmd="$cmd --duration-s=$duration --adapter=$ad"
+				cmd="$cmd --verbose=0 --json=$base.json"
+				echo "$cmd" > "$base.log"
+				rm -f "$base.json"
+				# shellcheck disable=SC2086
+				timeout --signal=TERM --kill-after=10 \
+					"$run_timeout" $cmd >> "$base.log" 2>&1
+				rc=$?
+				printf 'round %d tick %7s ns %7s/s %-5s rc=%d\n' \
+					"$r" "$t" "$q" "$ad" "$rc"
+				[ "$rc" != 0 ] && failed=$((failed + 1))
+			done
+		done
+	done
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+
+python3 - "$out" "$rounds" "$ticks" "$rates" <<'EOF'
+import json, os, statistics, sys
+
+out, rounds = sys.argv[1], int(sys.argv[2])
+ticks, rates = sys.argv[3].split(), sys.argv[4].split()
+
+def load(t, q, ad, r):
+    try:
+        with open(os.path.join(out, "t%s-q%s-%s-r%d.json" % (t, q, ad, r))) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+def med(v):
+    v = [x for x in v if x is not None]
+    return statistics.median(v) if v else None
+
+def fmt(v, spec="%.0f"):
+    return "-" if v is None else spec % v
+
+head = ["tick us", "timers/s", "adapter", "late p50 / p99 / p99.9 / max us",
+        "p99 in ticks", "p99 beyond a tick, us", "lost / early"]
+rows, problems = [], []
+for t in ticks:
+    for q in rates:
+        for ad in ("dpdk", "swtim"):
+            js = [load(t, q, ad, r) for r in range(1, rounds + 1)]
+            for r, j in enumerate(js, 1):
+                if j is None:
+                    problems.append("tick %s, %s/s, %s, round %d: no report"
+                                    % (t, q, ad, r))
+                elif j["result"] != "pass":
+                    problems.append("tick %s, %s/s, %s, round %d: %s"
+                                    % (t, q, ad, r, j["failure"]))
+            js = [j for j in js if j is not None and j["lateness_us"]["count"]]
+            if not js:
+                rows.append([str(int(t) / 1000), q, ad] + ["-"] * 4)
+                continue
+            lt = lambda k: med([j["lateness_us"][k] for j in js])
+            tick_us = med([j["config"]["timer_tick_nsec_in_force"] / 1000.0
+                           for j in js])
+            p99 = lt("p99")
+            rows.append(["%g" % tick_us, q, "DPDK" if ad == "dpdk" else ad,
+                         "%s / %s / %s / %s" % (fmt(lt("p50"), "%.1f"),
+                                                fmt(p99, "%.1f"),
+                                                fmt(lt("p999"), "%.1f"),
+                                                fmt(lt("max"))),
+                         fmt(p99 / tick_us, "%.2f"),
+                         fmt(max(0.0, p99 - tick_us), "%.1f"),
+                         "%d / %d" % (sum(j["lost"] for j in js),
+                                      sum(j["early"] for j in js))])
+
+print("Medians of %d round(s). Lateness: the timer's deadline (TSC before"
+      % rounds)
+print("its arm call plus its timeout) to the worker's dequeue. Both adapters")
+print("fire a timer at the first tick of theirs that starts at or after its")
+print("deadline, so up to one tick of lateness is the tick itself; what lies")
+print("beyond is the service's scan, the event device and the worker.")
+print()
+print("| " + " | ".join(head) + " |")
+print("|" + "|".join("---" for _ in head) + "|")
+for r in rows:
+    print("| " + " | ".join(str(c) for c in r) + " |")
+if problems:
+    print()
+    print("Runs that did not pass:")
+    for p in problems:
+        print("  " + p)
+    sys.exit(1)
+EOF
+table_rc=$?
+if [ "$failed" != 0 ] || [ "$table_rc" != 0 ]; then
+	exit 1
+fi
+exit 0
