@@ -25,26 +25,6 @@
 /* Records on top of nb_timers: what every wheel's cache may hold. */
 #define WHL_RECORD_SLACK ((uint64_t)RTE_MAX_LCORE * WHL_CACHE_SIZE)
 
-/*
- * Slot blocks the wheels can need at once, for nb_timers armed: every
- * stack's blocks are full but its top one, so the stacks hold at most
- * nb_timers / 15 full blocks and one partial block per non-empty slot (a
- * slot holds a timer, and there are WHL_LEVELS x WHL_SLOTS slots a
- * wheel). On top of that each wheel may have a full cache (two bulks),
- * a stack detached for a cascade, and the block a cascade is emptying,
- * whose indices are already in their new slots too (one more block's
- * worth).
- */
-static uint64_t
-whl_blocks_needed(uint64_t nb_timers)
-{
-	uint64_t slots = (uint64_t)RTE_MAX_LCORE * WHL_LEVELS * WHL_SLOTS;
-
-	return (nb_timers + WHL_BLOCK_ENTRIES - 1) / WHL_BLOCK_ENTRIES +
-		RTE_MIN(nb_timers, slots) +
-		(uint64_t)RTE_MAX_LCORE * (2 * WHL_BLOCK_BULK + 3);
-}
-
 /* A ring of the free indices 0 .. n - 1, or NULL (logged). */
 static struct rte_ring *
 whl_index_ring_create(const char *name, uint32_t n, int socket)
@@ -75,7 +55,7 @@ whl_records_create(struct whl_adapter *whl, uint16_t adapter_id,
 		   uint64_t nb_timers)
 {
 	char name[RTE_RING_NAMESIZE];
-	uint64_t nb_blocks = whl_blocks_needed(nb_timers);
+	uint64_t nb_blocks = whl_blocks_needed(nb_timers, RTE_MAX_LCORE);
 
 	/* Indices are 32-bit and WHL_NIL is reserved. */
 	if (nb_timers >= UINT32_MAX - WHL_RECORD_SLACK ||

@@ -8,7 +8,7 @@
  * the wheel's lock) in front of a shared rte_ring. A cache refills and
  * spills `bulk` indices at a time, so the ring's atomics are paid once per
  * bulk operations, and it never holds more than two bulks: the sizes of
- * the arrays count on that (see whl_ctrl.c).
+ * the arrays count on that (whl_blocks_needed(), WHL_RECORD_SLACK).
  */
 
 #include <string.h>
@@ -17,6 +17,27 @@
 #include <rte_ring_elem.h>
 
 #include "whl_private.h"
+
+/*
+ * Slot blocks nb_wheels wheels can need at once, for nb_timers armed:
+ * every stack's blocks are full but its top one, so the stacks hold at
+ * most nb_timers / WHL_BLOCK_ENTRIES full blocks and one partial block per
+ * non-empty slot (a slot holds a timer, and there are WHL_LEVELS x
+ * WHL_SLOTS slots a wheel). On top of that each wheel may have a full
+ * cache (two bulks), a stack detached for a cascade, and the block a
+ * cascade is emptying, whose indices are already in their new slots too
+ * (one more block's worth). A block a cascade moves whole is full and
+ * stays counted once.
+ */
+uint64_t
+whl_blocks_needed(uint64_t nb_timers, unsigned int nb_wheels)
+{
+	uint64_t slots = (uint64_t)nb_wheels * WHL_LEVELS * WHL_SLOTS;
+
+	return (nb_timers + WHL_BLOCK_ENTRIES - 1) / WHL_BLOCK_ENTRIES +
+		RTE_MIN(nb_timers, slots) +
+		(uint64_t)nb_wheels * (2 * WHL_BLOCK_BULK + 3);
+}
 
 uint32_t
 whl_free_get(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk,

@@ -245,6 +245,7 @@ whl_tick_after(const struct whl_adapter *whl, uint64_t now)
 }
 
 /* whl_pool.c: free records and blocks, called with the wheel's lock. */
+uint64_t whl_blocks_needed(uint64_t nb_timers, unsigned int nb_wheels);
 uint32_t whl_free_get(struct whl_free_cache *c, struct rte_ring *ring,
 		      uint32_t bulk, uint32_t *idx, uint32_t n);
 void whl_free_spill(struct whl_free_cache *c, struct rte_ring *ring,
