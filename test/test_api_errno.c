@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_dev.h>
 #include <rte_log.h>
 #include <rte_service.h>
 
@@ -530,6 +531,64 @@ start_two_service_lcores(void)
 	SWT_ASSERT_OK(swtim_adapter_free(a));
 	SWT_ASSERT_OK(swt_service_lcore_release(second));
 	SWT_ASSERT_EQ(ret, 0);
+	return SWT_PASS;
+}
+
+/* ---- extra event ports ---- */
+
+static int
+port_add_errors(void)
+{
+	struct swtim_adapter *a = mk_adapter(ID, false);
+
+	SWT_ASSERT(a != NULL, "%s", rte_strerror(rte_errno));
+	SWT_ASSERT_EQ(swtim_adapter_port_add(NULL, APP_PORT + 1), -EINVAL);
+	/* No such port on the device. */
+	SWT_ASSERT_EQ(swtim_adapter_port_add(a, 200), -EINVAL);
+	/* The adapter's own port, then one added twice. */
+	SWT_ASSERT_EQ(swtim_adapter_port_add(a, APP_PORT), -EEXIST);
+	SWT_ASSERT_OK(swtim_adapter_port_add(a, APP_PORT + 1));
+	SWT_ASSERT_EQ(swtim_adapter_port_add(a, APP_PORT + 1), -EEXIST);
+	/* Only before the first start, even once stopped. */
+	SWT_ASSERT_OK(swt_adapter_start(a));
+	SWT_ASSERT_EQ(swtim_adapter_port_add(a, APP_PORT + 2), -EBUSY);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	SWT_ASSERT_EQ(swtim_adapter_port_add(a, APP_PORT + 2), -EBUSY);
+	SWT_ASSERT_OK(swtim_adapter_free(a));
+	/* A freed adapter is no adapter. */
+	SWT_ASSERT_EQ(swtim_adapter_port_add(a, APP_PORT + 2), -EINVAL);
+	return SWT_PASS;
+}
+
+/*
+ * SWTIM_ADAPTER_PORTS_MAX ports and no more: on a second event_dsw,
+ * created here, with enough ports.
+ */
+static int
+port_add_nospc(void)
+{
+	static struct swt_evdev big;
+	const struct swt_evdev_conf bconf = {
+		.name = "event_dsw1",
+		.nb_app_ports = SWTIM_ADAPTER_PORTS_MAX + 1,
+	};
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, NB_TIMERS, 0);
+	struct swtim_adapter *a;
+	unsigned int p;
+
+	if (rte_event_dev_get_dev_id(bconf.name) < 0)
+		SWT_ASSERT_OK(rte_eal_hotplug_add("vdev", bconf.name, ""));
+	if (big.nb_app_ports == 0)
+		SWT_ASSERT_OK(swt_evdev_setup(&bconf, &big));
+	c.event_dev_id = big.dev_id;
+	a = swtim_adapter_create_with_driver(&c, swt_port_cb,
+			swt_port_arg(big.app_port), swt_driver, NULL);
+	SWT_ASSERT(a != NULL, "%s", rte_strerror(rte_errno));
+	for (p = 1; p < SWTIM_ADAPTER_PORTS_MAX; p++)
+		SWT_ASSERT_OK(swtim_adapter_port_add(a, big.app_port + p));
+	SWT_ASSERT_EQ(swtim_adapter_port_add(a, big.app_port + p), -ENOSPC);
+	SWT_ASSERT_OK(swtim_adapter_free(a));
 	return SWT_PASS;
 }
 
@@ -1075,6 +1134,8 @@ static const struct swt_case cases[] = {
 	SWT_CASE(start_twice),
 	SWT_CASE(start_unmapped),
 	SWT_CASE(start_two_service_lcores),
+	SWT_CASE(port_add_errors),
+	SWT_CASE(port_add_nospc),
 	SWT_CASE(stop_states),
 	SWT_CASE(free_states),
 	SWT_CASE(lookup_states),

@@ -315,6 +315,106 @@ expiry_two_service_lcores(void)
 	return expect_all(&x, LONGEST_NS / 2);
 }
 
+/*
+ * New events a port of the test device has enqueued, from its xstats
+ * (event_dsw: "port_<n>_new_enqueued"); UINT64_MAX if it has none.
+ */
+static uint64_t
+port_new_enqueued(uint8_t port)
+{
+	struct rte_event_dev_xstats_name names[64];
+	uint64_t ids[64];
+	char want[RTE_EVENT_DEV_XSTATS_NAME_SIZE];
+	int n, i;
+
+	snprintf(want, sizeof(want), "port_%u_new_enqueued", port);
+	n = rte_event_dev_xstats_names_get(swt_dev.dev_id,
+					   RTE_EVENT_DEV_XSTATS_PORT, port,
+					   names, ids, RTE_DIM(names));
+	for (i = 0; i < RTE_MIN(n, (int)RTE_DIM(names)); i++)
+		if (strcmp(names[i].name, want) == 0)
+			return rte_event_dev_xstats_by_name_get(
+				swt_dev.dev_id, want, NULL);
+	return UINT64_MAX;
+}
+
+struct arm_job {
+	struct swtim_adapter *a;
+	struct expect x;	/* a view of the second half */
+	uint64_t rnd;
+	int ret;
+};
+
+static int
+arm_job_run(void *arg)
+{
+	struct arm_job *j = arg;
+
+	j->ret = arm_random_bursts(j->a, &j->x, &j->rnd);
+	return j->ret == SWT_PASS ? 0 : -1;
+}
+
+/*
+ * An adapter given a second port (swtim_adapter_port_add()) and armed
+ * from two lcores delivers each lcore's timers through one of its ports:
+ * both ports enqueue, every timer exactly once, never early, with the
+ * service on two service lcores.
+ */
+static int
+expiry_through_added_ports(void)
+{
+	const unsigned int n = 2000, half = n / 2;
+	const uint8_t second_port = APP_PORT + 1;
+	struct swtim_adapter *a = mk_adapter_tick(4096, TICK_NS, MAX_TMO_NS,
+						  false);
+	uint64_t before[2], after[2], rnd = swt_seed(), tick, max_ticks;
+	struct arm_job job;
+	struct expect x;
+	unsigned int i;
+
+	SWT_ASSERT(a != NULL, "adapter: %s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swtim_adapter_port_add(a, second_port));
+	SWT_ASSERT_OK(swt_service_map(a, SWT_SERVICE_LCORE));
+	SWT_ASSERT_OK(swt_service_map(a, SWT_FIRST_PRODUCER_LCORE));
+	SWT_ASSERT_OK(swtim_adapter_start(a));
+	before[0] = port_new_enqueued(APP_PORT);
+	before[1] = port_new_enqueued(second_port);
+	SWT_ASSERT(before[0] != UINT64_MAX && before[1] != UINT64_MAX,
+		   "no port_<n>_new_enqueued xstat on the test device");
+	tick = swt_adapter_tick_ns(a);
+	max_ticks = swt_ticks(LONGEST_NS / 4, tick);
+	SWT_ASSERT_OK(expect_init(&x, n, tick));
+	for (i = 0; i < n; i++)
+		random_timer(&x.t[i], i, swt_rand_range(&rnd, 1, max_ticks),
+			     &rnd);
+	/* The first half from here, the second from another lcore. */
+	job.a = a;
+	job.x = x;
+	job.x.t += half;
+	job.x.arm_tsc += half;
+	job.x.n = n - half;
+	job.rnd = swt_rand(&rnd) | 1;
+	x.n = half;
+	SWT_ASSERT_OK(arm_random_bursts(a, &x, &rnd));
+	x.n = n;
+	SWT_ASSERT_OK(swt_launch(arm_job_run, &job,
+				 SWT_FIRST_PRODUCER_LCORE + 1));
+	SWT_ASSERT_OK(swt_join());
+	SWT_ASSERT_EQ(job.ret, SWT_PASS);
+	if (expect_all(&x, LONGEST_NS / 4) != SWT_PASS)
+		return SWT_FAIL;
+	after[0] = port_new_enqueued(APP_PORT);
+	after[1] = port_new_enqueued(second_port);
+	printf("    port %u enqueued %" PRIu64 ", port %u %" PRIu64 "\n",
+	       APP_PORT, after[0] - before[0], second_port,
+	       after[1] - before[1]);
+	SWT_ASSERT(after[0] > before[0] && after[1] > before[1],
+		   "a port enqueued nothing");
+	SWT_ASSERT_EQ(after[0] - before[0] + after[1] - before[1],
+		      (uint64_t)n);
+	return SWT_PASS;
+}
+
 static int
 expiry_tmo_tick_burst(void)
 {
@@ -501,6 +601,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(expiry_fine_tick_log_spread),
 	SWT_CASE(expiry_at_max_timeout),
 	SWT_CASE(expiry_two_service_lcores),
+	SWT_CASE(expiry_through_added_ports),
 	SWT_CASE(expiry_idle_sleep),
 	SWT_CASE(expiry_tmo_tick_burst),
 	SWT_CASE(expiry_event_ptr),

@@ -604,6 +604,8 @@ check_info(int fd, uint16_t id, uint64_t nb_timers)
 		   "max_tmo_ns: %s", buf);
 	SWT_ASSERT(json_get(&j, "event_dev_port_id", &u) && u == APP_PORT,
 		   "event_dev_port_id: %s", buf);
+	SWT_ASSERT(json_get(&j, "nb_event_ports", &u) && u == 1,
+		   "nb_event_ports: %s", buf);
 	return SWT_PASS;
 }
 

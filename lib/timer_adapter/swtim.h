@@ -42,6 +42,12 @@ extern "C" {
 #define SWTIM_ADAPTER_NUM_MAX 32
 
 /**
+ * Most event ports one adapter enqueues its expiry events through: the one
+ * it is created with and those added by swtim_adapter_port_add().
+ */
+#define SWTIM_ADAPTER_PORTS_MAX 16
+
+/**
  * Name of the driver that swtim_adapter_create() uses: the timing wheel,
  * whose arm, cancel and expiry cost the same whatever the number of
  * timers (see doc/performance.md). "skiplist" selects the librte_timer
@@ -375,6 +381,39 @@ swtim_remaining_ticks_get(const struct swtim_adapter *adapter,
 int
 swtim_adapter_next_deadline(const struct swtim_adapter *adapter,
 			    uint64_t *next_cycles);
+
+/**
+ * Give the adapter another event port for its expiry events.
+ *
+ * An adapter enqueues through the port it was created with. When its
+ * service is mapped to several service lcores, their runs expire
+ * different producer lcores' timers at the same time, and with one port
+ * they take turns at it (under a lock). With more ports, each producer
+ * lcore's timers are delivered through one of them, round robin in the
+ * order the producer lcores first armed a timer, so runs on different
+ * lists enqueue in parallel; the events of one producer lcore still go
+ * through one port, in order. DPDK's adapter has one port and no such
+ * call.
+ *
+ * The port must be set up on the adapter's event device and, like the
+ * adapter's own, not linked to any queue; the application keeps it (free
+ * does not release it). Add ports before the first start.
+ *
+ * Thread safety: MT safe against other control-path calls.
+ *
+ * @param adapter
+ *   The adapter, created and never started.
+ * @param event_port_id
+ *   The port.
+ * @return
+ *   - 0: the adapter also uses the port;
+ *   - -EINVAL: NULL or bad adapter, or no such port on the device;
+ *   - -EBUSY: the adapter has been started;
+ *   - -EEXIST: the adapter uses that port already;
+ *   - -ENOSPC: the adapter has SWTIM_ADAPTER_PORTS_MAX ports.
+ */
+int
+swtim_adapter_port_add(struct swtim_adapter *adapter, uint8_t event_port_id);
 
 /**
  * Single-timer convenience wrapper around swtim_arm_burst().

@@ -224,6 +224,8 @@ swtim_adapter_create_with_driver(const struct rte_event_timer_adapter_conf *conf
 	adapter->ops = drv->ops;
 	adapter->params.conf = c;
 	adapter->params.event_port_id = port_id;
+	adapter->params.event_port_ids[0] = port_id;
+	adapter->params.nb_event_ports = 1;
 	adapter->params.tick_cycles = swtim_ns_to_cycles_ceil(c.timer_tick_ns);
 	adapter->params.max_tmo_ticks = c.max_tmo_ns / c.timer_tick_ns;
 	swtim_adapter_sched_types_cache(adapter);
@@ -272,6 +274,54 @@ struct swtim_adapter *
 swtim_adapter_create(const struct rte_event_timer_adapter_conf *conf)
 {
 	return swtim_adapter_create_with_driver(conf, NULL, NULL, NULL, NULL);
+}
+
+int
+swtim_adapter_port_add(struct swtim_adapter *adapter, uint8_t event_port_id)
+{
+	struct swtim_adapter_params *p;
+	uint32_t nb_ports = 0;
+	unsigned int i;
+	int ret = 0;
+
+	if (!swtim_adapter_is_valid(adapter))
+		return -EINVAL;
+	pthread_mutex_lock(&swtim_adapters_lock);
+	p = &adapter->params;
+	if (adapter->ever_started) {
+		SWTIM_LOG(ERR, "adapter %u: ports are added before the first "
+			  "start", adapter->id);
+		ret = -EBUSY;
+		goto unlock;
+	}
+	if (rte_event_dev_attr_get(p->conf.event_dev_id,
+				   RTE_EVENT_DEV_ATTR_PORT_COUNT,
+				   &nb_ports) != 0 ||
+	    event_port_id >= nb_ports) {
+		SWTIM_LOG(ERR, "adapter %u: event device %u has no port %u",
+			  adapter->id, p->conf.event_dev_id, event_port_id);
+		ret = -EINVAL;
+		goto unlock;
+	}
+	for (i = 0; i < p->nb_event_ports; i++)
+		if (p->event_port_ids[i] == event_port_id) {
+			SWTIM_LOG(ERR, "adapter %u uses port %u already",
+				  adapter->id, event_port_id);
+			ret = -EEXIST;
+			goto unlock;
+		}
+	if (p->nb_event_ports == SWTIM_ADAPTER_PORTS_MAX) {
+		SWTIM_LOG(ERR, "adapter %u has %u ports, the most it takes",
+			  adapter->id, SWTIM_ADAPTER_PORTS_MAX);
+		ret = -ENOSPC;
+		goto unlock;
+	}
+	p->event_port_ids[p->nb_event_ports++] = event_port_id;
+	SWTIM_LOG(DEBUG, "adapter %u: port %u added, %u ports", adapter->id,
+		  event_port_id, p->nb_event_ports);
+unlock:
+	pthread_mutex_unlock(&swtim_adapters_lock);
+	return ret;
 }
 
 int
@@ -328,8 +378,10 @@ swtim_adapter_start(const struct swtim_adapter *cadapter)
 	}
 	swtim_adapter_sched_types_cache(adapter);
 	ret = adapter->ops->start(adapter);
-	if (ret == 0)
+	if (ret == 0) {
 		adapter->started = true;
+		adapter->ever_started = true;
+	}
 out:
 	pthread_mutex_unlock(&swtim_adapters_lock);
 	return ret;

@@ -34,6 +34,8 @@ struct swtim_adapter {
 	uint16_t id;
 	/** Whether start succeeded and stop has not been called. */
 	bool started;
+	/** Whether start ever succeeded: no ports are added after that. */
+	bool ever_started;
 	/** The port was added by create and goes back to the port table. */
 	bool port_from_table;
 	/** The driver. */

@@ -43,8 +43,16 @@ extern "C" {
 struct swtim_adapter_params {
 	/** Configuration with the tick in force. */
 	struct rte_event_timer_adapter_conf conf;
-	/** Event port for expiry events. */
+	/** Event port for expiry events: event_port_ids[0]. */
 	uint8_t event_port_id;
+	/**
+	 * Every port for expiry events, the first the one above; more come
+	 * from swtim_adapter_port_add() before the first start, so drivers
+	 * read them when they start.
+	 */
+	uint8_t event_port_ids[SWTIM_ADAPTER_PORTS_MAX];
+	/** Ports in event_port_ids[], 1 or more. */
+	uint8_t nb_event_ports;
 	/** Adapter tick in TSC cycles, rounded up so no timer is early. */
 	uint64_t tick_cycles;
 	/** Largest timeout in ticks (max_tmo_ns / timer_tick_ns). */

@@ -81,6 +81,18 @@ swtim_evbuf_grow(struct swtim_evbuf *buf)
 	return 0;
 }
 
+void
+swtim_evports_init(struct swtim_evports *ports,
+		   const struct swtim_adapter_params *params)
+{
+	unsigned int i;
+
+	ports->nb = params->nb_event_ports;
+	for (i = 0; i < ports->nb; i++)
+		swtim_evport_init(&ports->port[i], params->conf.event_dev_id,
+				  params->event_port_ids[i]);
+}
+
 uint32_t
 swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
 		  struct swtim_budget *budget, uint64_t *retries)

@@ -23,6 +23,7 @@
 #include <rte_spinlock.h>
 
 #include "swtim_budget.h"
+#include "swtim_driver.h"
 
 /** Events the buffer starts with at least. */
 #define SWTIM_EVBUF_MIN 1024
@@ -54,10 +55,11 @@ struct swtim_evbuf {
 };
 
 /**
- * The adapter's event port, shared by every service run: a port is not MT
- * safe, so runs take turns on it.
+ * One of the adapter's event ports, shared by the service runs that
+ * deliver through it: a port is not MT safe, so runs take turns on it.
+ * A cache line each, so that runs on different ports share nothing.
  */
-struct swtim_evport {
+struct __rte_cache_aligned swtim_evport {
 	rte_spinlock_t lock;
 	uint8_t dev_id;
 	uint8_t port_id;
@@ -252,6 +254,61 @@ swtim_evport_maintain(struct swtim_evport *port, uint64_t now)
 	port->next_maintain = now + port->maintain_cycles;
 	rte_event_maintain(port->dev_id, port->port_id, 0);
 	rte_spinlock_unlock(&port->lock);
+}
+
+/**
+ * All of an adapter's event ports (swtim_adapter_port_add()). Each list of
+ * timers (a producer lcore's) delivers through one of them, picked by its
+ * place in the driver's poll set, so its events stay in order.
+ */
+struct swtim_evports {
+	uint8_t nb;
+	struct swtim_evport port[SWTIM_ADAPTER_PORTS_MAX];
+};
+
+/**
+ * Set up every port of the adapter's parameters. Call when the adapter
+ * starts (ports may be added until then), with no service run inside.
+ *
+ * @param ports
+ *   The ports.
+ * @param params
+ *   The adapter's parameters.
+ */
+void swtim_evports_init(struct swtim_evports *ports,
+			const struct swtim_adapter_params *params);
+
+/**
+ * The port the list at place pos of the poll set delivers through.
+ *
+ * @param ports
+ *   The ports, set up.
+ * @param pos
+ *   The list's place in the poll set.
+ * @return
+ *   The port.
+ */
+static inline struct swtim_evport *
+swtim_evports_of(struct swtim_evports *ports, unsigned int pos)
+{
+	return &ports->port[ports->nb == 1 ? 0 : pos % ports->nb];
+}
+
+/**
+ * swtim_evport_maintain() on every port.
+ *
+ * @param ports
+ *   The ports.
+ * @param now
+ *   rte_get_timer_cycles() of the run.
+ */
+static inline void
+swtim_evports_maintain(struct swtim_evports *ports, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < ports->nb; i++)
+		swtim_evport_maintain(&ports->port[i], now);
 }
 
 #endif /* SWTIM_EVBUF_H */

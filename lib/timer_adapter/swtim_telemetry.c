@@ -66,6 +66,9 @@ swtim_telemetry_info(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_int(d, "event_dev_id", info.conf.event_dev_id);
 	rte_tel_data_add_dict_int(d, "event_dev_port_id",
 				  info.event_dev_port_id);
+	/* The port above and any added by swtim_adapter_port_add(). */
+	rte_tel_data_add_dict_int(d, "nb_event_ports",
+				  adapter->params.nb_event_ports);
 	rte_tel_data_add_dict_u64(d, "timer_tick_ns", info.conf.timer_tick_ns);
 	rte_tel_data_add_dict_u64(d, "min_resolution_ns",
 				  info.min_resolution_ns);

@@ -80,7 +80,6 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	skl->tick_cycles = p->tick_cycles;
 	skl->budget.limit = p->conf.nb_timers;
 	skl->socket = socket;
-	swtim_evport_init(&skl->port, p->conf.event_dev_id, p->event_port_id);
 	ret = swtim_idle_init(&skl->idle, args);
 	if (ret != 0)
 		goto fail;
@@ -174,6 +173,8 @@ skl_start(struct swtim_adapter *adapter)
 	skl->next_tick = now;
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		skl->lists[i].next_scan = now;
+	/* Ports may have been added since init; the service is out. */
+	swtim_evports_init(&skl->ports, swtim_adapter_params(adapter));
 	return swtim_gate_open(&skl->gate, skl->service_id);
 }
 

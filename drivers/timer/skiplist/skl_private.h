@@ -116,7 +116,7 @@ struct skl_adapter {
 	struct swtim_service_gate gate;
 	uint64_t next_tick;	/* timer cycles of the next adapter tick */
 	uint64_t adapter_tick_count;
-	struct swtim_evport port;
+	struct swtim_evports ports;
 	struct swtim_idle idle;
 	struct skl_list lists[RTE_MAX_LCORE];
 };

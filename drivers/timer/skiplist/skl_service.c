@@ -116,12 +116,13 @@ skl_free_list_drain(struct skl_adapter *skl, struct skl_list *list)
 
 /* Offer a list's buffered events to the device; return how many went. */
 static uint32_t
-skl_list_flush(struct skl_adapter *skl, struct skl_list *list)
+skl_list_flush(struct skl_adapter *skl, struct skl_list *list,
+	       struct swtim_evport *port)
 {
 	uint32_t accepted;
 
 	/* A one-shot timer stops counting once the device has its event. */
-	accepted = swtim_evbuf_flush(&list->evbuf, &skl->port,
+	accepted = swtim_evbuf_flush(&list->evbuf, port,
 				     skl->periodic ? NULL : &skl->budget,
 				     &list->stats.evtim_retry_count);
 	list->stats.ev_enq_count += accepted;
@@ -134,7 +135,7 @@ skl_list_flush(struct skl_adapter *skl, struct skl_list *list)
  */
 static bool
 skl_list_scan(struct skl_adapter *skl, struct skl_list *list,
-	      unsigned int lcore, uint64_t now)
+	      struct swtim_evport *port, unsigned int lcore, uint64_t now)
 {
 	uint64_t expired = list->stats.evtim_exp_count;
 	uint32_t sent = 0;
@@ -150,7 +151,7 @@ skl_list_scan(struct skl_adapter *skl, struct skl_list *list,
 		skl_free_list_drain(skl, list);
 	}
 	if (swtim_evbuf_count(&list->evbuf) != 0)
-		sent = skl_list_flush(skl, list);
+		sent = skl_list_flush(skl, list, port);
 	return sent != 0 || list->stats.evtim_exp_count != expired;
 }
 
@@ -231,11 +232,13 @@ skl_service_run(void *arg)
 			continue;
 		if (__atomic_exchange_n(&list->scanning, 1, __ATOMIC_ACQUIRE))
 			continue;	/* another service lcore has it */
-		worked |= skl_list_scan(skl, list, lcore, now);
+		worked |= skl_list_scan(skl, list,
+					swtim_evports_of(&skl->ports, i),
+					lcore, now);
 		__atomic_store_n(&list->scanning, 0, __ATOMIC_RELEASE);
 		ret = 0;
 	}
-	swtim_evport_maintain(&skl->port, now);
+	swtim_evports_maintain(&skl->ports, now);
 	if (skl->idle.max_sleep_us != 0)
 		swtim_idle_after_run(&skl->idle, worked, worked ? 0 :
 			skl_next_deadline_of(skl));

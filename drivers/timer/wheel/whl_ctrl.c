@@ -105,7 +105,6 @@ whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	swtim_adapter_priv_set(adapter, whl);
 
 	whl->periodic = !!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
-	swtim_evport_init(&whl->port, p->conf.event_dev_id, p->event_port_id);
 	ret = swtim_idle_init(&whl->idle, args);
 	if (ret != 0)
 		goto fail;
@@ -182,6 +181,8 @@ whl_start(struct swtim_adapter *adapter)
 {
 	struct whl_adapter *whl = swtim_adapter_priv(adapter);
 
+	/* Ports may have been added since init; the service is out. */
+	swtim_evports_init(&whl->ports, swtim_adapter_params(adapter));
 	return swtim_gate_open(&whl->gate, whl->service_id);
 }
 

@@ -62,8 +62,10 @@
  * wheel with a flag before it scans it, and a wheel another run has
  * claimed is skipped. Each wheel keeps its own expiry events in order in
  * its own buffer, so nothing is left behind in a service lcore's state
- * when the service is mapped elsewhere; the adapter's one event port is
- * shared under a lock, held only while enqueuing.
+ * when the service is mapped elsewhere. Each wheel delivers through one of
+ * the adapter's event ports (there is one unless the application added
+ * more), picked by its place in the poll set; a port is shared under a
+ * lock, held only while enqueuing.
  */
 
 #include <stdbool.h>
@@ -224,7 +226,7 @@ struct whl_adapter {
 	struct swtim_service_gate gate;
 	uint64_t ticks_done;	/* last tick any run processed */
 	uint64_t adapter_tick_count;
-	struct swtim_evport port;
+	struct swtim_evports ports;
 	struct swtim_idle idle;
 };
 

@@ -90,12 +90,13 @@ whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
 
 /* Offer a wheel's events to the device; return how many went. */
 static uint32_t
-whl_wheel_flush(struct whl_adapter *whl, struct whl_wheel *w)
+whl_wheel_flush(struct whl_adapter *whl, struct whl_wheel *w,
+		struct swtim_evport *port)
 {
 	uint32_t accepted;
 
 	/* A one-shot timer stops counting once the device has its event. */
-	accepted = swtim_evbuf_flush(&w->evbuf, &whl->port,
+	accepted = swtim_evbuf_flush(&w->evbuf, port,
 				     whl->periodic ? NULL : &whl->budget,
 				     &w->stats.evtim_retry_count);
 	w->stats.ev_enq_count += accepted;
@@ -107,7 +108,8 @@ whl_wheel_flush(struct whl_adapter *whl, struct whl_wheel *w)
  * whether anything expired or went to the device.
  */
 static bool
-whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w, uint64_t target)
+whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w,
+	       struct swtim_evport *port, uint64_t target)
 {
 	uint32_t due[WHL_EXPIRE_CHUNK];
 	uint32_t n, delivered, expired = 0, sent = 0;
@@ -121,7 +123,7 @@ whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w, uint64_t target)
 	 * stay on the wheel, still counted, until the device takes events.
 	 */
 	if (swtim_evbuf_count(&w->evbuf) != 0) {
-		sent += whl_wheel_flush(whl, w);
+		sent += whl_wheel_flush(whl, w, port);
 		if (swtim_evbuf_count(&w->evbuf) != 0)
 			return sent != 0;
 	}
@@ -140,7 +142,7 @@ whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w, uint64_t target)
 		}
 		/* Each chunk goes to the device at once, so that workers
 		 * start on a large expiry before the scan ends. */
-		sent += whl_wheel_flush(whl, w);
+		sent += whl_wheel_flush(whl, w, port);
 	} while (n == RTE_DIM(due) && swtim_evbuf_count(&w->evbuf) == 0);
 	return expired != 0 || sent != 0;
 }
@@ -216,11 +218,13 @@ whl_service_run(void *arg)
 			continue;
 		if (__atomic_exchange_n(&w->scanning, 1, __ATOMIC_ACQUIRE))
 			continue;	/* another service lcore has it */
-		worked |= whl_wheel_scan(whl, w, target);
+		worked |= whl_wheel_scan(whl, w,
+					 swtim_evports_of(&whl->ports, i),
+					 target);
 		__atomic_store_n(&w->scanning, 0, __ATOMIC_RELEASE);
 		ret = 0;
 	}
-	swtim_evport_maintain(&whl->port, now);
+	swtim_evports_maintain(&whl->ports, now);
 	if (whl->idle.max_sleep_us != 0)
 		swtim_idle_after_run(&whl->idle, worked, worked ? 0 :
 			whl_next_deadline_of(whl));
