@@ -53,6 +53,7 @@ evt_options_default(struct evt_options *opt)
 	opt->burst_timers = EVT_LOAD_BURST_TIMERS;
 	opt->burst_period_ms = EVT_LOAD_BURST_PERIOD_MS;
 	opt->adapter_svc_lcores = 1;
+	opt->adapter_ports = 1;
 }
 
 const char *
@@ -169,6 +170,11 @@ evt_options_usage(const char *prgname)
 "                            services are MT safe and split their work per\n"
 "                            producer lcore's wheel or list; DPDK's adapter\n"
 "                            refuses more than one service lcore\n"
+"  --adapter-ports=N         give each adapter N event ports (default 1;\n"
+"                            swtim_adapter_port_add()): the producer lcores'\n"
+"                            timers are delivered through them round robin,\n"
+"                            so service lcores enqueue in parallel; swtim\n"
+"                            only\n"
 "\n"
 "Power and load (see doc/performance.md, \"Power: sleeping service\"):\n"
 "  --max-sleep-us=N          worker lcores sleep when idle, like testpmd's:\n"
@@ -419,6 +425,7 @@ enum {
 	OPT_SEED,
 	OPT_ADAPTER_PORT,
 	OPT_ADAPTER_SVC_LCORES,
+	OPT_ADAPTER_PORTS,
 	OPT_MAX_SLEEP_US,
 	OPT_LOAD,
 	OPT_DURATION_S,
@@ -462,6 +469,7 @@ static const struct option evt_longopts[] = {
 	{ "adapter-port", required_argument, NULL, OPT_ADAPTER_PORT },
 	{ "adapter-service-lcores", required_argument, NULL,
 	  OPT_ADAPTER_SVC_LCORES },
+	{ "adapter-ports", required_argument, NULL, OPT_ADAPTER_PORTS },
 	{ "max-sleep-us", required_argument, NULL, OPT_MAX_SLEEP_US },
 	{ "load", required_argument, NULL, OPT_LOAD },
 	{ "duration-s", required_argument, NULL, OPT_DURATION_S },
@@ -632,6 +640,11 @@ parse_one(struct evt_options *opt, int c, const char *arg)
 			opt->adapter_svc_lcores = (uint32_t)v;
 		}
 		break;
+	case OPT_ADAPTER_PORTS:
+		ret = parse_ranged("adapter-ports", arg, 1,
+				   SWTIM_ADAPTER_PORTS_MAX, &v);
+		opt->adapter_ports = (uint32_t)v;
+		break;
 	case OPT_MAX_SLEEP_US:
 		ret = parse_ranged("max-sleep-us", arg, 0, 1000000, &v);
 		opt->max_sleep_us = (uint32_t)v;
@@ -730,6 +743,12 @@ check_static(struct evt_options *opt)
 			" event timer adapter runs on exactly one service lcore"
 			" (its start refuses a service mapped to more); only"
 			" --adapter=swtim takes several\n");
+		return -EINVAL;
+	}
+	if (opt->adapter == EVT_ADAPTER_DPDK && opt->adapter_ports != 1) {
+		fprintf(stderr, APP ": --adapter-ports: DPDK's software event"
+			" timer adapter enqueues through one port; only"
+			" --adapter=swtim takes more\n");
 		return -EINVAL;
 	}
 	if (opt->load == EVT_LOAD_LOW && !opt->load_rate_set)
@@ -911,6 +930,9 @@ evt_options_dump(const struct evt_options *opt)
 			printf("\t%-20s : %u\n", "adapter svc lcores",
 			       opt->adapter_svc_lcores);
 	}
+	if (opt->adapter_ports != 1)
+		printf("\t%-20s : %u\n", "adapter ports",
+		       opt->adapter_ports);
 	if (opt->max_sleep_us)
 		printf("\t%-20s : %u us\n", "worker max sleep",
 		       opt->max_sleep_us);

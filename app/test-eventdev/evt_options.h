@@ -109,6 +109,8 @@ struct evt_options {
 	uint64_t burst_period_ms;
 	/* Service lcores each adapter's service is mapped to; 0 = all. */
 	uint32_t adapter_svc_lcores;
+	/* Event ports of each adapter (swtim_adapter_port_add()). */
+	uint32_t adapter_ports;
 
 	/* Filled at check time. */
 	char stlist_str[EVT_MAX_STAGES * 2];

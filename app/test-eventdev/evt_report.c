@@ -539,6 +539,7 @@ write_json(const struct evt_test *t, const struct evt_run *r,
 		 opt->burst_period_ms : 0);
 	json_u64(j, "max_sleep_us", opt->max_sleep_us);
 	json_u64(j, "adapter_service_lcores", opt->adapter_svc_lcores);
+	json_u64(j, "adapter_ports", opt->adapter_ports);
 	json_object_end(j);
 
 	json_u64(j, "asked", f->target);

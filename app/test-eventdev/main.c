@@ -144,6 +144,31 @@ setup_pool(struct evt_test *t)
 	return 0;
 }
 
+/*
+ * --adapter-ports: give adapter i its other ports, each a port added to
+ * the device the way the port callback adds the first.
+ */
+static int
+adapter_ports_add(struct evt_test *t, uint8_t i)
+{
+	uint32_t k;
+	uint8_t port;
+	int ret;
+
+	for (k = 1; k < t->opt->adapter_ports; k++) {
+		ret = evt_eventdev_adapter_port(i, t->dev_id, &port, t);
+		if (ret < 0)
+			return ret;
+		ret = t->ops->port_add(t->adapters[i], port);
+		if (ret < 0) {
+			fprintf(stderr, APP ": giving adapter %u port %u: %s\n",
+				i, port, rte_strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 static int
 setup_adapters(struct evt_test *t, struct evt_run *r)
 {
@@ -189,6 +214,9 @@ setup_adapters(struct evt_test *t, struct evt_run *r)
 			return -ret;
 		}
 		t->nb_adapters = i + 1;
+		ret = adapter_ports_add(t, i);
+		if (ret < 0)
+			return ret;
 		ret = t->ops->get_info(t->adapters[i], &info);
 		if (ret < 0) {
 			fprintf(stderr, APP ": adapter %u info: %s\n", i,

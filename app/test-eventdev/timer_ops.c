@@ -80,6 +80,12 @@ sw_service_id_get(void *a, uint32_t *id)
 	return swtim_adapter_service_id_get(a, id);
 }
 
+static int
+sw_port_add(void *a, uint8_t port)
+{
+	return swtim_adapter_port_add(a, port);
+}
+
 const struct timer_ops timer_ops_swtim = {
 	.name = "swtim",
 	.create = sw_create,
@@ -92,6 +98,7 @@ const struct timer_ops timer_ops_swtim = {
 	.cancel_burst = sw_cancel_burst,
 	.stats_get = sw_stats_get,
 	.service_id_get = sw_service_id_get,
+	.port_add = sw_port_add,
 };
 
 /* DPDK's rte_event_timer_adapter */

@@ -44,6 +44,8 @@ struct timer_ops {
 			 struct rte_event_timer_adapter_stats *stats);
 	/* 0, or -ESRCH when the adapter needs no service. */
 	int (*service_id_get)(void *adapter, uint32_t *service_id);
+	/* Another event port, before start; NULL: one port only. */
+	int (*port_add)(void *adapter, uint8_t port);
 };
 
 extern const struct timer_ops timer_ops_swtim;
