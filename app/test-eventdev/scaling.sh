@@ -49,6 +49,9 @@ Options:
       --paced-sleep-us N  max sleep of the workers and the service in the
                         paced series (default 50)
       --no-dpdk         no DPDK adapter baseline (one service lcore) row
+      --one-port        swtim's adapter enqueues through one event port
+                        (default: as many ports as service lcores,
+                        --adapter-ports)
   -o, --out DIR         keep the JSON reports and logs there
       --table-only      run nothing: print the tables of the reports that
                         an earlier run with the same options left in -o DIR
@@ -87,6 +90,7 @@ series="full paced"
 paced_rate=250000
 paced_sleep=50
 dpdk=1
+one_port=0
 table_only=0
 out=""
 run_timeout=60
@@ -107,6 +111,7 @@ while [ $# -gt 0 ]; do
 	--paced-rate) paced_rate=$2; shift ;;
 	--paced-sleep-us) paced_sleep=$2; shift ;;
 	--no-dpdk) dpdk=0 ;;
+	--one-port) one_port=1 ;;
 	--table-only) table_only=1 ;;
 	-o|--out) out=$2; shift ;;
 	--timeout) run_timeout=$2; shift ;;
@@ -214,6 +219,9 @@ for r in $(seq 1 "$rounds"); do
 		extra="--adapter=$ad $(series_args "$se" "$ad")"
 		if [ "$ad" = swtim ]; then
 			extra="$extra --swtim-driver=wheel --adapter-service-lcores=all"
+			# A port per service lcore: runs on different wheels
+			# enqueue in parallel (--one-port: all share one).
+			[ "$one_port" = 1 ] || extra="$extra --adapter-ports=$n"
 		fi
 		cmd="$bin $eal -S $list --file-prefix=swtim-sc-$$ -- $app $extra --json=$json"
 		echo "$cmd" > "$log"
@@ -306,8 +314,10 @@ for row in rows:
         lost += j["lost"]
         dup += j["duplicates"]
         early += j["early"]
+    ports = runs[0]["config"].get("adapter_ports", 1)
     table.append([
-        "swtim" if ad == "swtim" else "DPDK",
+        ("swtim" if ad == "swtim" else "DPDK") +
+        (" (%d ports)" % ports if ports > 1 else ""),
         str(n),
         "%s (%s-%s)" % (fmt(med(mpps), 2), fmt(min(mpps), 2),
                         fmt(max(mpps), 2)),
