@@ -105,11 +105,7 @@ if [ "$quick" = 1 ]; then
 	[ -z "$cases_sel" ] && cases_sel=nonburst-16k,burst-16k,burst-1m
 fi
 
-[ -n "$bin" ] || bin=$(tev_find_bin "$root")
-if [ -z "$bin" ] || [ ! -x "$bin" ]; then
-	echo "$0: no swtim-test-eventdev found; build it or give --bin" >&2
-	exit 2
-fi
+bin=$(tev_require_bin "$root" "$bin" "$0") || exit 2
 
 if [ -z "$eal" ]; then
 	# The first two CPUs this script may run on.
@@ -130,10 +126,7 @@ print("%d-%d" % (c[0], c[1]) if len(c) == 2 and c[1] == c[0] + 1
 	fi
 fi
 
-if [ -z "$out" ]; then
-	out=$(mktemp -d /tmp/swtim-compare.XXXXXX)
-fi
-mkdir -p "$out" || exit 1
+out=$(tev_out_dir "$out" compare) || exit 1
 
 all_cases="nonburst-16k nonburst-16k-spread burst-16k burst-16k-spread"
 all_cases="$all_cases nonburst-1m nonburst-1m-spread burst-1m burst-1m-spread"

@@ -87,27 +87,11 @@ case "$rounds" in
 ''|*[!0-9]*|0) echo "$0: --rounds: a positive number" >&2; exit 2 ;;
 esac
 
-[ -n "$bin" ] || bin=$(tev_find_bin "$root")
-if [ -z "$bin" ] || [ ! -x "$bin" ]; then
-	echo "$0: no swtim-test-eventdev found; build it or give --bin" >&2
-	exit 2
-fi
+bin=$(tev_require_bin "$root" "$bin" "$0") || exit 2
 
-if [ -z "$eal" ]; then
-	cpus=$(python3 -c 'import os
-c = sorted(os.sched_getaffinity(0))[:2]
-print(" ".join(map(str, c)))')
-	set -- $cpus
-	a=$1
-	b=${2:-$1}
-	eal="--no-huge -m 1024 --no-shconf --no-pci --vdev=event_dsw0"
-	eal="$eal --lcores=0@$a,1@$a,2@$a,3@$b -S 3"
-fi
+[ -n "$eal" ] || eal=$(tev_solo_service_eal)
 
-if [ -z "$out" ]; then
-	out=$(mktemp -d /tmp/swtim-lateness.XXXXXX)
-fi
-mkdir -p "$out" || exit 1
+out=$(tev_out_dir "$out" lateness) || exit 1
 
 echo "swtim-test-eventdev: $bin"
 echo "EAL: $eal"

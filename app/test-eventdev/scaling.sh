@@ -131,11 +131,7 @@ for s in $series; do
 	esac
 done
 
-[ -n "$bin" ] || bin=$(tev_find_bin "$root")
-if [ -z "$bin" ] || [ ! -x "$bin" ]; then
-	echo "$0: no swtim-test-eventdev found; build it or give --bin" >&2
-	exit 2
-fi
+bin=$(tev_require_bin "$root" "$bin" "$0") || exit 2
 
 if [ -z "$eal" ]; then
 	cpus=$(python3 -c 'import os
@@ -150,10 +146,7 @@ if [ "$table_only" = 1 ] && [ -z "$out" ]; then
 	echo "$0: --table-only needs -o DIR" >&2
 	exit 2
 fi
-if [ -z "$out" ]; then
-	out=$(mktemp -d /tmp/swtim-scaling.XXXXXX)
-fi
-mkdir -p "$out" || exit 1
+out=$(tev_out_dir "$out" scaling) || exit 1
 
 # The row names: number of service lcores in each -S list.
 nb_lcores() {
