@@ -116,9 +116,10 @@
 #define WHL_BLOCK_ENTRIES 14
 
 /*
- * How many slot blocks ahead a cascade or an expiry fetches the records it
- * is about to move: the work on one block's 14 records must cover a
- * memory latency.
+ * How many slot blocks ahead a cascade fetches the records it is about to
+ * move: the work on the blocks in between (14 records each) must cover a
+ * memory latency. 1, 2 and 4 measured alike (expiry of 4M timers with
+ * random timeouts: 150-180 cycles a timer); without the fetch, 290-330.
  */
 #define WHL_BLOCKS_AHEAD 2
 
