@@ -27,8 +27,11 @@ Options:
                         of this repository)
   -r, --rounds N        rounds (default 3)
   -q, --quick           1 round, a quarter of the timers, and only the
-                        cases nonburst-16k, burst-16k and burst-1m unless
-                        --cases says otherwise: under a minute on 2 CPUs
+                        cases nonburst-16k, burst-16k and burst-1m-dense
+                        unless --cases says otherwise: under a minute on
+                        2 CPUs (burst-1m, whose rounds range over 10x for
+                        both adapters on 2 shared CPUs, says little in one
+                        round)
   -c, --cases LIST      comma-separated subset of: nonburst-16k,
                         nonburst-16k-spread, burst-16k, burst-16k-spread,
                         nonburst-1m, nonburst-1m-spread, burst-1m,
@@ -102,7 +105,7 @@ esac
 if [ "$quick" = 1 ]; then
 	rounds=1
 	scale=$(python3 -c "print($scale * 0.25)")
-	[ -z "$cases_sel" ] && cases_sel=nonburst-16k,burst-16k,burst-1m
+	[ -z "$cases_sel" ] && cases_sel=nonburst-16k,burst-16k,burst-1m-dense
 fi
 
 bin=$(tev_require_bin "$root" "$bin" "$0") || exit 2
