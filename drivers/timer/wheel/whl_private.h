@@ -46,7 +46,9 @@
  * the slot's last index and shortens the top block, so it stays O(1) and
  * exact. A cascade that finds all of a full block's timers bound for the
  * same lower slot (equal timeouts) moves the block itself onto that slot:
- * its records do not change. A record names the wheel that holds it.
+ * its records do not change. (Marvell's TIM hardware keeps its buckets'
+ * entries in chunks for the same reason: a walk that reads many entries
+ * per memory access.) A record names the wheel that holds it.
  *
  * Free records and free blocks sit in per-wheel caches (under the wheel's
  * lock) in front of shared rte_rings of indices (whl_pool.c); records the
