@@ -125,9 +125,13 @@ whl_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
 	return whl_arm(adapter, evtims, timeout_ticks, nb);
 }
 
-/* Lock the wheel that holds the record; it may move while we look. */
+/*
+ * Lock the wheel that holds the record, keeping the lock of `held` (NULL:
+ * none) if that is the one; the record may move while we look.
+ */
 static __rte_always_inline struct whl_wheel *
-whl_lock_owner(struct whl_adapter *whl, const struct whl_timer *t)
+whl_lock_owner(struct whl_adapter *whl, const struct whl_timer *t,
+	       struct whl_wheel *held)
 {
 	struct whl_wheel *w;
 	uint16_t wheel_id;
@@ -135,41 +139,46 @@ whl_lock_owner(struct whl_adapter *whl, const struct whl_timer *t)
 	for (;;) {
 		wheel_id = __atomic_load_n(&t->wheel, __ATOMIC_RELAXED);
 		w = &whl->wheels[wheel_id];
-		rte_spinlock_lock(&w->lock);
+		if (w != held) {
+			if (held != NULL)
+				rte_spinlock_unlock(&held->lock);
+			rte_spinlock_lock(&w->lock);
+			held = w;
+		}
 		if (likely(t->wheel == wheel_id))
 			return w;
-		rte_spinlock_unlock(&w->lock);
 	}
 }
 
-/* Cancel one timer; 0 or the errno. */
+/*
+ * Cancel one timer; 0 or the errno. *held is the wheel whose lock the
+ * caller holds (NULL: none), and on return the one it holds now: a burst
+ * keeps one lock while its timers are in the same wheel.
+ */
 static __rte_always_inline int
-whl_cancel_one(struct whl_adapter *whl, struct rte_event_timer *evtim)
+whl_cancel_one(struct whl_adapter *whl, struct rte_event_timer *evtim,
+	       struct whl_wheel **held)
 {
 	uint64_t idx = evtim->impl_opaque[0];
 	struct whl_timer *t;
 	struct whl_wheel *w;
-	int err = 0;
 
 	if (unlikely(evtim->impl_opaque[1] != (uintptr_t)whl ||
 		     idx >= whl->nb_records))
 		return EINVAL;
 	t = &whl->timers[idx];
-	w = whl_lock_owner(whl, t);
-	if (unlikely(t->evtim != evtim || t->state == WHL_FREE)) {
-		/* Expired and recycled meanwhile. */
-		err = EINVAL;
-	} else if (unlikely(t->state == WHL_EXPIRING)) {
-		err = __atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
+	w = whl_lock_owner(whl, t, *held);
+	*held = w;
+	if (unlikely(t->evtim != evtim || t->state == WHL_FREE))
+		return EINVAL;	/* expired and recycled meanwhile */
+	if (unlikely(t->state == WHL_EXPIRING))
+		return __atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
 			RTE_EVENT_TIMER_ARMED ? EAGAIN : EINVAL;
-	} else {
-		whl_wheel_unlink(whl, w, idx);
-		t->evtim = NULL;
-		t->state = WHL_FREE;
-		whl_record_put(whl, w, idx);
-	}
-	rte_spinlock_unlock(&w->lock);
-	return err;
+	whl_wheel_unlink(whl, w, idx);
+	t->evtim = NULL;
+	t->state = WHL_FREE;
+	whl_record_put(whl, w, idx);
+	return 0;
 }
 
 uint16_t
@@ -177,6 +186,7 @@ whl_cancel_burst(const struct swtim_adapter *adapter,
 		 struct rte_event_timer **evtims, uint16_t nb)
 {
 	struct whl_adapter *whl = whl_of(adapter);
+	struct whl_wheel *held = NULL;
 	uint16_t i;
 	int err;
 
@@ -185,7 +195,7 @@ whl_cancel_burst(const struct swtim_adapter *adapter,
 		    evtims[i + 1]->impl_opaque[0] < whl->nb_records)
 			rte_prefetch0(&whl->timers[
 				evtims[i + 1]->impl_opaque[0]]);
-		err = whl_cancel_one(whl, evtims[i]);
+		err = whl_cancel_one(whl, evtims[i], &held);
 		if (unlikely(err != 0)) {
 			rte_errno = err;
 			break;
@@ -193,6 +203,8 @@ whl_cancel_burst(const struct swtim_adapter *adapter,
 		__atomic_store_n(&evtims[i]->state, RTE_EVENT_TIMER_CANCELED,
 				 __ATOMIC_RELEASE);
 	}
+	if (held != NULL)
+		rte_spinlock_unlock(&held->lock);
 	swtim_budget_give(&whl->budget, i);
 	return i;
 }
