@@ -43,7 +43,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	unsigned int wheel_id = swtim_poll_set_id_of_caller();
 	struct whl_wheel *w = &whl->wheels[wheel_id];
 	uint32_t idx[WHL_ARM_CHUNK];
-	unsigned int where[WHL_ARM_CHUNK];
+	unsigned int where;
 	uint16_t budget, done = 0, chunk, got, i;
 	uint64_t now_tick, cur;
 
@@ -81,7 +81,6 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 			uint64_t expiry = now_tick + (tmo_ticks != 0 ?
 				tmo_ticks : evtim->timeout_ticks);
 
-			where[i] = whl_slot_of(cur, expiry);
 			t->evtim = evtim;
 			t->expiry = expiry;
 			t->wheel = wheel_id;
@@ -90,12 +89,16 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 			evtim->impl_opaque[1] = (uintptr_t)whl;
 			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
 					 __ATOMIC_RELEASE);
+			if (tmo_ticks == 0) {
+				where = whl_slot_of(cur, expiry);
+				whl_slots_push(whl, w, &where, &idx[i], 1);
+			}
 		}
 		/* One timeout: one slot, filled a block's run at a time. */
 		if (tmo_ticks != 0)
-			whl_slot_push(whl, w, where[0], idx, got);
-		else if (got != 0)
-			whl_slots_push(whl, w, where, idx, got);
+			whl_slot_push(whl, w,
+				      whl_slot_of(cur, now_tick + tmo_ticks),
+				      idx, got);
 		w->nb_armed += got;
 		done += got;
 		if (unlikely(got < chunk))
