@@ -130,7 +130,7 @@ whl_slot_push(struct whl_adapter *whl, struct whl_wheel *w,
 /*
  * Push n records onto the slots where[] names (whl_slot_of()). The slot
  * in use stays in registers while consecutive records share it (equal
- * timeouts), so a burst into one slot reads and writes its stack once.
+ * timeouts), so a run into one slot reads and writes its stack once.
  */
 static __rte_always_inline void
 whl_slots_push(struct whl_adapter *whl, struct whl_wheel *w,
