@@ -267,7 +267,7 @@ check(void)
 	memset(in_stack, 0, NB_RECORDS);
 	for (where = 0; where < WHL_LEVELS * WHL_SLOTS; where++) {
 		level = where / WHL_SLOTS;
-		bit = !!(w->occupied[level] & (UINT64_C(1) << (where % WHL_SLOTS)));
+		bit = whl_slot_occupied(w, level, where % WHL_SLOTS);
 		stack = w->stack[where];
 		SWT_ASSERT(bit == (stack != 0), "slot %u: stack %#x, bit %u",
 			   where, stack, bit);
@@ -309,7 +309,8 @@ check(void)
 	}
 	for (level = 0; level < WHL_LEVELS; level++)
 		SWT_ASSERT(!!(w->level_map & (1u << level)) ==
-			   (w->occupied[level] != 0), "level %u map", level);
+			   (whl_level_next(w, level, 0) != WHL_SLOTS),
+			   "level %u map", level);
 	SWT_ASSERT(seen == m->nb_armed && w->nb_armed == m->nb_armed,
 		   "%u in stacks, nb_armed %u, model %u", seen, w->nb_armed,
 		   m->nb_armed);

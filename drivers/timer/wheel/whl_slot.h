@@ -44,13 +44,41 @@ whl_ref_entry(uint32_t ref)
 	return ref & ((1u << WHL_ENTRY_BITS) - 1);
 }
 
+/* Whether slot `slot` of level `level` holds a timer. */
+static __rte_always_inline bool
+whl_slot_occupied(const struct whl_wheel *w, unsigned int level,
+		  unsigned int slot)
+{
+	return (w->occupied[level][slot / 64] >> (slot % 64)) & 1;
+}
+
+/* The first slot of level `level` from `from` on that holds a timer, or
+ * WHL_SLOTS. */
+static __rte_always_inline unsigned int
+whl_level_next(const struct whl_wheel *w, unsigned int level,
+	       unsigned int from)
+{
+	unsigned int word = from / 64;
+	uint64_t bits;
+
+	if (from >= WHL_SLOTS)
+		return WHL_SLOTS;
+	bits = w->occupied[level][word] & (UINT64_MAX << (from % 64));
+	while (bits == 0) {
+		if (++word == WHL_MAP_WORDS)
+			return WHL_SLOTS;
+		bits = w->occupied[level][word];
+	}
+	return word * 64 + __builtin_ctzll(bits);
+}
+
 /* Mark slot `where` occupied in the level bitmaps. */
 static __rte_always_inline void
 whl_slot_occupy(struct whl_wheel *w, unsigned int where)
 {
-	unsigned int level = where / WHL_SLOTS;
+	unsigned int level = where / WHL_SLOTS, slot = where % WHL_SLOTS;
 
-	w->occupied[level] |= UINT64_C(1) << (where % WHL_SLOTS);
+	w->occupied[level][slot / 64] |= UINT64_C(1) << (slot % 64);
 	w->level_map |= 1u << level;
 }
 
@@ -58,12 +86,17 @@ whl_slot_occupy(struct whl_wheel *w, unsigned int where)
 static __rte_always_inline void
 whl_slot_clear(struct whl_wheel *w, unsigned int where)
 {
-	unsigned int level = where / WHL_SLOTS;
+	unsigned int level = where / WHL_SLOTS, slot = where % WHL_SLOTS;
+	unsigned int word;
 
 	w->stack[where] = 0;
-	w->occupied[level] &= ~(UINT64_C(1) << (where % WHL_SLOTS));
-	if (w->occupied[level] == 0)
-		w->level_map &= ~(1u << level);
+	w->occupied[level][slot / 64] &= ~(UINT64_C(1) << (slot % 64));
+	if (w->occupied[level][slot / 64] != 0)
+		return;
+	for (word = 0; word < WHL_MAP_WORDS; word++)
+		if (w->occupied[level][word] != 0)
+			return;
+	w->level_map &= ~(1u << level);
 }
 
 /*

@@ -76,16 +76,14 @@ whl_wheel_next_tick(const struct whl_wheel *w)
 		unsigned int shift = level * WHL_LEVEL_BITS;
 		unsigned int digit = (cur >> shift) & (WHL_SLOTS - 1);
 		unsigned int from = digit + ((cur & whl_low_mask(level)) != 0);
-		uint64_t pending, tick;
+		unsigned int slot = whl_level_next(w, level, from);
+		uint64_t tick;
 
 		levels &= levels - 1;
-		if (from >= WHL_SLOTS)
-			continue;
-		pending = w->occupied[level] & (UINT64_MAX << from);
-		if (pending == 0)
+		if (slot == WHL_SLOTS)
 			continue;
 		tick = (cur & ~whl_low_mask(level + 1)) |
-		       ((uint64_t)__builtin_ctzll(pending) << shift);
+		       ((uint64_t)slot << shift);
 		best = RTE_MIN(best, tick);
 	}
 	return best;
@@ -190,15 +188,14 @@ whl_stack_relink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
 static __rte_always_inline uint64_t
 whl_next_in_block(const struct whl_wheel *w)
 {
-	unsigned int digit = w->cur & (WHL_SLOTS - 1);
-	uint64_t pending;
+	unsigned int digit = w->cur & (WHL_SLOTS - 1), slot;
 
 	if (digit == 0)
 		return UINT64_MAX;
-	pending = w->occupied[0] & (UINT64_MAX << digit);
-	if (pending == 0)
+	slot = whl_level_next(w, 0, digit);
+	if (slot == WHL_SLOTS)
 		return UINT64_MAX;
-	return (w->cur & ~(uint64_t)(WHL_SLOTS - 1)) | __builtin_ctzll(pending);
+	return (w->cur & ~(uint64_t)(WHL_SLOTS - 1)) | slot;
 }
 
 /*
@@ -216,7 +213,7 @@ whl_cascade(struct whl_adapter *whl, struct whl_wheel *w, uint64_t tick)
 
 	for (level = top; level > 0; level--) {
 		slot = (tick >> (level * WHL_LEVEL_BITS)) & (WHL_SLOTS - 1);
-		if (!(w->occupied[level] & (UINT64_C(1) << slot)))
+		if (!whl_slot_occupied(w, level, slot))
 			continue;
 		stack = w->stack[level * WHL_SLOTS + slot];
 		whl_slot_clear(w, level * WHL_SLOTS + slot);
@@ -281,10 +278,10 @@ whl_wheel_expire(struct whl_adapter *whl, struct whl_wheel *w,
 		w->cur = tick;
 		whl_cascade(whl, w, tick);
 		slot = tick & (WHL_SLOTS - 1);
-		if (w->occupied[0] & (UINT64_C(1) << slot))
+		if (whl_slot_occupied(w, 0, slot))
 			n += whl_slot_pop(whl, w, slot, limit - n, &due[n]);
 		/* A slot left non-empty is finished by the next call. */
-		if (!(w->occupied[0] & (UINT64_C(1) << slot)))
+		if (!whl_slot_occupied(w, 0, slot))
 			w->cur = tick + 1;
 	}
 	/* Cancel must see them taken; fetch the records ahead. */
