@@ -116,7 +116,10 @@ whl_slot_of(uint64_t cur, uint64_t expiry)
 		((due >> (level * WHL_LEVEL_BITS)) & (WHL_SLOTS - 1));
 }
 
-/* Put a fresh block on top of slot `where`'s stack, whose top was `top`. */
+/*
+ * Put a fresh block on top of slot `where`'s stack, whose word was `stack`
+ * (0: empty); return the block.
+ */
 static __rte_always_inline uint32_t
 whl_slot_grow(struct whl_adapter *whl, struct whl_wheel *w,
 	      unsigned int where, uint32_t stack)
