@@ -31,7 +31,7 @@
 #include "whl_slot.h"
 
 #define NB_RECORDS	3000
-#define STEPS		6000
+#define STEPS		20000
 #define CHECK_EVERY	7	/* steps between full checks */
 
 /* What the test believes about each record. */
