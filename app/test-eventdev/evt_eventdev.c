@@ -160,8 +160,20 @@ evt_eventdev_adapter_port(uint16_t adapter_id, uint8_t dev_id,
 	}
 	t->dev_conf = dconf;
 	ret = rte_event_port_default_conf_get(dev_id, port, &pconf);
-	if (ret == 0)
+	/*
+	 * The whole event limit, not the device's default threshold:
+	 * event_dsw lets every port keep up to 128 credits it no longer
+	 * uses (a worker's, once it has dequeued; an enqueue-only port's
+	 * remainder), and refuses new events while the credits out on loan
+	 * exceed the enqueuing port's threshold. With its default of 1024,
+	 * 7 workers and 4 adapter ports can hold that much idle for good,
+	 * and the adapter's expiries are refused forever (seen on 16
+	 * cores with --adapter-ports=4).
+	 */
+	if (ret == 0) {
+		pconf.new_event_threshold = dconf.nb_events_limit;
 		ret = rte_event_port_setup(dev_id, port, &pconf);
+	}
 	if (ret < 0) {
 		fprintf(stderr, APP ": setting up adapter port %u: %s\n", port,
 			rte_strerror(-ret));

@@ -22,7 +22,8 @@ int evt_eventdev_setup(struct evt_test *t);
  * Port callback for the adapters (both kinds): what DPDK's default one
  * does, from the configuration this application gave the device: stop
  * it if it runs, configure it with one more port, set that port up with
- * the device's default port configuration, restart it. arg: the test.
+ * the device's default port configuration but new_event_threshold raised
+ * to the device's event limit, restart it. arg: the test.
  */
 int evt_eventdev_adapter_port(uint16_t adapter_id, uint8_t dev_id,
 			      uint8_t *port_id, void *arg);
