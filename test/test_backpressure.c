@@ -17,8 +17,13 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <rte_log.h>
+
+#include "swtim_evbuf.h"
 #include "swtim_test.h"
 
 #define TICK_NS		(1000 * 1000)		/* 1 ms */
@@ -251,6 +256,83 @@ free_while_blocked(const struct swt_evdev *dev, int port)
 	return SWT_PASS;
 }
 
+/* Whether the log written to f so far holds needle. */
+static bool
+log_has(FILE *f, char *const *buf, const char *needle)
+{
+	bool found;
+
+	/* The service lcore may be writing: hold the stream meanwhile. */
+	flockfile(f);
+	fflush(f);
+	found = *buf != NULL && strstr(*buf, needle) != NULL;
+	funlockfile(f);
+	return found;
+}
+
+/*
+ * A device that refuses everything for SWTIM_EVBUF_STALL_MS gets one
+ * warning, not earlier, and a notice when it takes events again; the
+ * expiries all arrive afterwards, once each.
+ */
+static int
+stall_warning(const struct swt_evdev *dev)
+{
+	static const char warning[] = "has refused every expiry event";
+	static const char notice[] = "takes expiry events again";
+	const unsigned int n = 3000;
+	struct swtim_adapter *a = mk_adapter(dev, n, 0);
+	struct rte_event_timer *t = swt_timers(n);
+	struct rte_event_timer **p = swt_timer_ptrs(t, n);
+	uint32_t *seen = swt_calloc(n, sizeof(*seen));
+	uint64_t armed, end, waited_ms;
+	unsigned int i, total = 0;
+	char *log = NULL;
+	size_t log_len = 0;
+	FILE *f = open_memstream(&log, &log_len);
+	bool warned, noticed;
+	char *first;
+
+	SWT_ASSERT(a != NULL && t != NULL && p != NULL && seen != NULL &&
+		   f != NULL, "setup: %s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(rte_openlog_stream(f));
+	for (i = 0; i < n; i++)
+		swt_timer_init(&t[i], SWT_Q_PARALLEL, TAG | i, 10);
+	armed = swt_now();
+	SWT_ASSERT_BURST(swtim_arm_burst(a, p, n), n, 0);
+
+	/* The worker looks away until the warning (generous bound). */
+	end = armed + swt_ms_to_cycles(SWTIM_EVBUF_STALL_MS + 20000);
+	while (!(warned = log_has(f, &log, warning)) && swt_now() < end)
+		swt_sleep_ms(20);
+	waited_ms = (swt_now() - armed) * 1000 / rte_get_timer_hz();
+	SWT_ASSERT_OK(receive(dev, t, seen, n, true, n, DELIVER_MS, &total));
+	SWT_ASSERT_EQ(swt_drain(dev, 50), 0);
+	noticed = log_has(f, &log, notice);
+	rte_openlog_stream(NULL);
+	fclose(f);
+	printf("    warned after %" PRIu64 " ms: %s", waited_ms,
+	       log != NULL ? log : "(no log)\n");
+	first = log != NULL ? strstr(log, warning) : NULL;
+	warned = warned && first != NULL &&
+		strstr(first + 1, warning) == NULL;
+	free(log);
+	SWT_ASSERT(warned, "no warning, or more than one, for one stall");
+	/* Refusals start at the first expiry, 10 ms after arming. */
+	SWT_ASSERT(waited_ms >= SWTIM_EVBUF_STALL_MS, "warned after %" PRIu64
+		   " ms", waited_ms);
+	SWT_ASSERT(noticed, "no notice when the device took events again");
+	SWT_ASSERT_EQ(total, n);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	return check_stats(a, total);
+}
+
+static int
+stall_warning_dsw(void)
+{
+	return stall_warning(&swt_dev);
+}
+
 static int
 free_while_blocked_dsw(void)
 {
@@ -389,6 +471,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(free_while_blocked_added_port_sw),
 	SWT_CASE(cancel_while_blocked_dsw),
 	SWT_CASE(cancel_while_blocked_sw),
+	SWT_CASE(stall_warning_dsw),
 };
 
 int

@@ -3,6 +3,7 @@
  */
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -10,6 +11,7 @@
 #include <rte_malloc.h>
 
 #include "swtim_evbuf.h"
+#include "swtim_log.h"
 
 void
 swtim_evport_init(struct swtim_evport *port, uint8_t dev_id, uint8_t port_id)
@@ -93,6 +95,46 @@ swtim_evports_init(struct swtim_evports *ports,
 				  params->event_port_ids[i]);
 }
 
+/*
+ * After a flush that left events in the buffer, or the first one after a
+ * stall: keep the time since the device last took anything, warn once a
+ * stall has lasted SWTIM_EVBUF_STALL_MS, say when it ends.
+ */
+static void
+swtim_evbuf_watch_stall(struct swtim_evbuf *buf,
+			const struct swtim_evport *port, uint32_t accepted)
+{
+	uint64_t now = rte_get_timer_cycles(), hz = rte_get_timer_hz();
+	uint64_t stalled_ms;
+
+	if (accepted != 0 || buf->head == buf->tail) {
+		if (buf->stall_reported)
+			SWTIM_LOG(NOTICE, "event device %u port %u takes expiry"
+				  " events again after %" PRIu64 " ms",
+				  port->dev_id, port->port_id,
+				  (now - buf->refused_since) * MS_PER_S / hz);
+		buf->stall_reported = false;
+		/* Events still here were refused just now. */
+		buf->refused_since = buf->head == buf->tail ? 0 : now;
+		return;
+	}
+	if (buf->refused_since == 0) {
+		buf->refused_since = now;
+		return;
+	}
+	stalled_ms = (now - buf->refused_since) * MS_PER_S / hz;
+	if (buf->stall_reported || stalled_ms < SWTIM_EVBUF_STALL_MS)
+		return;
+	SWTIM_LOG(WARNING, "event device %u port %u has refused every expiry"
+		  " event for %" PRIu64 " ms (%u waiting, kept for later): are"
+		  " the workers dequeuing, and does the port's"
+		  " new_event_threshold leave room for the credits the"
+		  " device's ports may hold (event_dsw: up to 128 each)?",
+		  port->dev_id, port->port_id, stalled_ms,
+		  buf->tail - buf->head);
+	buf->stall_reported = true;
+}
+
 uint32_t
 swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
 		  struct swtim_budget *budget, uint64_t *retries)
@@ -125,6 +167,8 @@ swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
 		rte_event_maintain(port->dev_id, port->port_id,
 				   RTE_EVENT_DEV_MAINT_OP_FLUSH);
 	rte_spinlock_unlock(&port->lock);
+	if (unlikely(buf->head != buf->tail || buf->refused_since != 0))
+		swtim_evbuf_watch_stall(buf, port, total);
 	/* Events new since the last flush that are still here are retries. */
 	start = (int32_t)(buf->head - buf->tried) > 0 ? buf->head : buf->tried;
 	*retries += buf->tail - start;

@@ -44,6 +44,13 @@
  */
 #define SWTIM_EVBUF_ENQ_BURST_MAX 32
 
+/*
+ * A device that has refused every event offered for this long gets a
+ * warning in the log: the timers wait, counted, for as long as it takes,
+ * and without a word the application would only see expiries stop.
+ */
+#define SWTIM_EVBUF_STALL_MS 1000
+
 /** The buffer. Indices run freely and are masked on use. */
 struct swtim_evbuf {
 	struct rte_event *evs;
@@ -52,6 +59,9 @@ struct swtim_evbuf {
 	uint32_t tail;		/**< next free slot */
 	uint32_t tried;		/**< events before this were offered once */
 	int socket;
+	bool stall_reported;	/**< the warning for this stall is out */
+	/** Timer cycles since the device refuses everything; 0: it does not. */
+	uint64_t refused_since;
 };
 
 /**
@@ -216,6 +226,10 @@ swtim_evbuf_slot(struct swtim_evbuf *buf)
  *
  * On devices that need maintenance, the port is flushed after events were
  * enqueued, so that they are visible to workers at once.
+ *
+ * When the device has taken none of the buffer's events for
+ * SWTIM_EVBUF_STALL_MS, a warning is logged once, and a notice when it
+ * takes events again.
  *
  * @param buf
  *   The buffer.
