@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The swtim authors
+#
+# Pack the benchmark binaries with the shared libraries and DPDK drivers
+# they load into one folder, so that the benchmark scripts run on a
+# machine without DPDK installed (a server lent for a scaling run, say).
+# See doc/performance.md, "Results on a 16-core server".
+
+set -eu
+
+usage() {
+	cat <<EOF
+Usage: $0 [-b BUILD] OUT
+
+Copies into OUT (created; must not exist):
+  bin/   swtim-test-eventdev and swtim-bench from BUILD (default
+         build-release: a release build with the tests and the app)
+  lib/   libswtim and every shared library they need but the C library
+  pmds/  the DPDK drivers the scripts use: bus_vdev, mempool_ring,
+         event_dsw, event_sw
+  env.sh to source there: sets LD_LIBRARY_PATH and SWTIM_BUNDLE_EAL, the
+         EAL arguments that load those drivers (-d each), for the --eal
+         option of compare.sh, lateness.sh and scaling.sh, e.g.
+
+  . OUT/env.sh
+  app/test-eventdev/scaling.sh -b OUT/bin/swtim-test-eventdev \\
+      --eal "--no-huge -m 2048 --no-shconf --no-pci \$SWTIM_BUNDLE_EAL \\
+             -l 0-15 --vdev=event_dsw0" \\
+      --plcores 1-4 --wlcores 5-11 --svc "12 12-13 12-15" --pool 262144
+
+The target needs the same CPU architecture and a C library at least as
+new as this machine's. EAL loads no driver from under a world-writable
+folder (/tmp): put OUT elsewhere. The drivers are loaded one by one with -d: EAL
+loads from a -d folder only files named *.so or *.so.<ABI>.0, and a
+driver loaded under two names registers twice.
+EOF
+}
+
+build=build-release
+while getopts "b:h" o; do
+	case "$o" in
+	b) build=$OPTARG ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# != 1 ]; then
+	usage >&2
+	exit 2
+fi
+out=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+case "$build" in /*) ;; *) build=$root/$build ;; esac
+if [ -e "$out" ]; then
+	echo "$0: $out exists" >&2
+	exit 1
+fi
+
+app=$build/app/test-eventdev/swtim-test-eventdev
+bench=$build/test/bench/swtim-bench
+for f in "$app" "$bench" "$build/libswtim.so.0"; do
+	if [ ! -f "$f" ]; then
+		echo "$0: no $f: build $build first (meson setup, ninja)" >&2
+		exit 1
+	fi
+done
+if ldd "$app" | grep -q -e libasan -e libubsan; then
+	echo "$0: $app is instrumented; give a release build" >&2
+	exit 1
+fi
+pmddir=$(pkg-config --variable=libdir libdpdk)/dpdk
+pmddir=$(ls -d "$pmddir"/pmds-* | head -n 1)
+
+mkdir -p "$out/bin" "$out/lib" "$out/pmds"
+cp "$app" "$bench" "$out/bin/"
+cp -L "$build/libswtim.so.0" "$out/lib/"
+drivers="bus_vdev mempool_ring event_dsw event_sw"
+for d in $drivers; do
+	cp -L "$(ls "$pmddir"/librte_"$d".so.* | head -n 1)" \
+		"$out/pmds/librte_$d.so"
+done
+
+# What the binaries and drivers load, but the C library itself (the
+# target has its own, and it must match its dynamic loader). A driver
+# stays in pmds/ only: found by soname through LD_LIBRARY_PATH as well,
+# it is the same file that -d loaded.
+for f in "$out"/bin/* "$out"/lib/libswtim.so.0 "$out"/pmds/*; do
+	LD_LIBRARY_PATH=$out/lib ldd "$f"
+done | awk '$3 ~ /^\// { print $1, $3 }' | sort -u |
+while read -r name path; do
+	case "$name" in
+	libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|librt.so.*|ld-linux*)
+		continue ;;
+	esac
+	case "$path" in "$out"/*) continue ;; esac
+	base=${name%%.so*}
+	if [ -f "$out/pmds/$base.so" ]; then
+		# Loaded by soname too: give it that name beside the -d one.
+		ln -sf "$base.so" "$out/pmds/$name"
+		continue
+	fi
+	cp -L "$path" "$out/lib/$name"
+done
+
+{
+	echo "# Source this file: swtim's benchmark binaries with their libraries."
+	echo "here=\$(cd \"\$(dirname \"\${BASH_SOURCE[0]}\")\" && pwd)"
+	echo "export LD_LIBRARY_PATH=\$here/lib:\$here/pmds\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+	printf 'SWTIM_BUNDLE_EAL="'
+	for d in $drivers; do
+		printf -- '-d $here/pmds/librte_%s.so ' "$d"
+	done
+	echo '"'
+	echo "export SWTIM_BUNDLE_EAL"
+} > "$out/env.sh"
+du -sh "$out"
