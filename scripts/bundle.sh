@@ -37,7 +37,7 @@ driver loaded under two names registers twice.
 EOF
 }
 
-build=build-release
+build="build-release"
 while getopts "b:h" o; do
 	case "$o" in
 	b) build=$OPTARG ;;
@@ -70,16 +70,16 @@ if ldd "$app" | grep -q -e libasan -e libubsan; then
 	echo "$0: $app is instrumented; give a release build" >&2
 	exit 1
 fi
-pmddir=$(pkg-config --variable=libdir libdpdk)/dpdk
-pmddir=$(ls -d "$pmddir"/pmds-* | head -n 1)
+pmddirs=("$(pkg-config --variable=libdir libdpdk)"/dpdk/pmds-*)
+pmddir=${pmddirs[0]}
 
 mkdir -p "$out/bin" "$out/lib" "$out/pmds"
 cp "$app" "$bench" "$out/bin/"
 cp -L "$build/libswtim.so.0" "$out/lib/"
 drivers="bus_vdev mempool_ring event_dsw event_sw"
 for d in $drivers; do
-	cp -L "$(ls "$pmddir"/librte_"$d".so.* | head -n 1)" \
-		"$out/pmds/librte_$d.so"
+	pmd=("$pmddir"/librte_"$d".so.*)
+	cp -L "${pmd[0]}" "$out/pmds/librte_$d.so"
 done
 
 # What the binaries and drivers load, but the C library itself (the
@@ -110,6 +110,8 @@ done
 	echo "export LD_LIBRARY_PATH=\$here/lib:\$here/pmds\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
 	printf 'SWTIM_BUNDLE_EAL="'
 	for d in $drivers; do
+		# $here is for env.sh to expand.
+		# shellcheck disable=SC2016
 		printf -- '-d $here/pmds/librte_%s.so ' "$d"
 	done
 	echo '"'
