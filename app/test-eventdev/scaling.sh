@@ -62,10 +62,11 @@ Default layout, for a machine with 2 CPUs (A and B): the main lcore on A,
 lcores 1-10 floating over A and B: producers 1-4, workers 5-6, service
 lcores 7-10. Up to 10 polling threads share 2 CPUs: the figures show
 correctness and the overhead of splitting the service, not scaling. On a
-server with 16 cores, one lcore per core:
+server with 16 cores, one lcore per core, 7 workers (3 are the limit
+from 2 service lcores up):
 
-  $0 --eal "-l 0-15 --vdev=event_dsw0" --plcores 1-8 --wlcores 9-11 \\
-      --svc "12 12-13 12-15"
+  $0 --eal "-l 0-15 --vdev=event_dsw0" --plcores 1-4 --wlcores 5-11 \\
+      --svc "12 12-13 12-15" --pool 262144 --series full
 
 2 series x (3 rows + the DPDK row) x 3 rounds, 3 to 6 s each: about 2
 minutes on 2 CPUs.
