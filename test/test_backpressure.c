@@ -333,6 +333,60 @@ stall_warning_dsw(void)
 	return stall_warning(&swt_dev);
 }
 
+/*
+ * Time stopped is not time refused: an adapter stopped for longer than
+ * SWTIM_EVBUF_STALL_MS with refused events kept, then started while the
+ * device still refuses, gives no warning before another
+ * SWTIM_EVBUF_STALL_MS of refusals.
+ */
+static int
+stall_restart(const struct swt_evdev *dev)
+{
+	static const char warning[] = "has refused every expiry event";
+	const unsigned int n = 3000;
+	struct swtim_adapter *a = mk_adapter(dev, n, 0);
+	struct rte_event_timer *t = swt_timers(n);
+	struct rte_event_timer **p = swt_timer_ptrs(t, n);
+	uint32_t *seen = swt_calloc(n, sizeof(*seen));
+	uint64_t started, since_start_ms;
+	unsigned int i, total = 0;
+	char *log = NULL;
+	size_t log_len = 0;
+	FILE *f = open_memstream(&log, &log_len);
+	bool warned;
+
+	SWT_ASSERT(a != NULL && t != NULL && p != NULL && seen != NULL &&
+		   f != NULL, "setup: %s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(rte_openlog_stream(f));
+	for (i = 0; i < n; i++)
+		swt_timer_init(&t[i], SWT_Q_PARALLEL, TAG | i, 10);
+	SWT_ASSERT_BURST(swtim_arm_burst(a, p, n), n, 0);
+	pause_until_refused(a);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	swt_sleep_ms(SWTIM_EVBUF_STALL_MS + 500);
+	started = swt_now();
+	SWT_ASSERT_OK(swtim_adapter_start(a));
+	swt_sleep_ms(200);
+	warned = log_has(f, &log, warning);
+	since_start_ms = (swt_now() - started) * 1000 / rte_get_timer_hz();
+	SWT_ASSERT_OK(receive(dev, t, seen, n, true, n, DELIVER_MS, &total));
+	rte_openlog_stream(NULL);
+	fclose(f);
+	free(log);
+	SWT_ASSERT(!warned || since_start_ms >= SWTIM_EVBUF_STALL_MS,
+		   "warned %" PRIu64 " ms after the start", since_start_ms);
+	SWT_ASSERT_EQ(total, n);
+	SWT_ASSERT_EQ(swt_drain(dev, 50), 0);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	return check_stats(a, total);
+}
+
+static int
+stall_restart_dsw(void)
+{
+	return stall_restart(&swt_dev);
+}
+
 static int
 free_while_blocked_dsw(void)
 {
@@ -472,6 +526,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(cancel_while_blocked_dsw),
 	SWT_CASE(cancel_while_blocked_sw),
 	SWT_CASE(stall_warning_dsw),
+	SWT_CASE(stall_restart_dsw),
 };
 
 int

@@ -248,6 +248,20 @@ uint32_t swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
 			   struct swtim_budget *budget, uint64_t *retries);
 
 /**
+ * Forget the buffer's stall, if any: call when the adapter starts, so
+ * that time spent stopped does not count as time the device refused.
+ *
+ * @param buf
+ *   The buffer.
+ */
+static inline void
+swtim_evbuf_stall_reset(struct swtim_evbuf *buf)
+{
+	buf->refused_since = 0;
+	buf->stall_reported = false;
+}
+
+/**
  * Maintain the port, if the device needs that, at most every
  * SWTIM_EVPORT_MAINTAIN_US. Call on every service run. Skipped when
  * another run holds the port. (Enqueued events are flushed by

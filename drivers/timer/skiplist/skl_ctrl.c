@@ -171,8 +171,10 @@ skl_start(struct swtim_adapter *adapter)
 	unsigned int i;
 
 	skl->next_tick = now;
-	for (i = 0; i < RTE_MAX_LCORE; i++)
+	for (i = 0; i < RTE_MAX_LCORE; i++) {
 		skl->lists[i].next_scan = now;
+		swtim_evbuf_stall_reset(&skl->lists[i].evbuf);
+	}
 	/* Ports may have been added since init; the service is out. */
 	swtim_evports_init(&skl->ports, swtim_adapter_params(adapter));
 	return swtim_gate_open(&skl->gate, skl->service_id);

@@ -180,7 +180,10 @@ static int
 whl_start(struct swtim_adapter *adapter)
 {
 	struct whl_adapter *whl = swtim_adapter_priv(adapter);
+	unsigned int i;
 
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		swtim_evbuf_stall_reset(&whl->wheels[i].evbuf);
 	/* Ports may have been added since init; the service is out. */
 	swtim_evports_init(&whl->ports, swtim_adapter_params(adapter));
 	return swtim_gate_open(&whl->gate, whl->service_id);
