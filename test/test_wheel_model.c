@@ -231,7 +231,7 @@ expire(uint64_t target)
 			m->due[idx] = RTE_MAX(whl.timers[idx].expiry, w->cur);
 			m->nb_armed++;
 		}
-		whl_record_put_bulk(&whl, w, freed, nb_freed);
+		whl_record_return_bulk(&whl, w, freed, nb_freed);
 		if (n == limit && swt_rand(&rnd) % 3 == 0)
 			cancel(swt_rand_range(&rnd, 1, 20));
 	} while (n == limit);
@@ -319,10 +319,13 @@ check(void)
 		   "blocks: %u in stacks + %u cached + %u in the ring != %u",
 		   blocks_used, w->free_blocks.n,
 		   rte_ring_count(whl.block_ring), whl.nb_blocks);
-	SWT_ASSERT(m->nb_armed + w->free_records.n +
+	SWT_ASSERT(w->returned_records.n <= 2 * WHL_RETURN_BULK,
+		   "the returned cache holds %u records",
+		   w->returned_records.n);
+	SWT_ASSERT(m->nb_armed + w->free_records.n + w->returned_records.n +
 		   rte_ring_count(whl.free_ring) == NB_RECORDS,
-		   "records: %u armed + %u cached + %u in the ring != %u",
-		   m->nb_armed, w->free_records.n,
+		   "records: %u armed + %u + %u cached + %u in the ring != %u",
+		   m->nb_armed, w->free_records.n, w->returned_records.n,
 		   rte_ring_count(whl.free_ring), NB_RECORDS);
 	return SWT_PASS;
 }

@@ -22,8 +22,9 @@
 #include "whl_slot.h"
 #include "swtim_log.h"
 
-/* Records on top of nb_timers: what every wheel's cache may hold. */
-#define WHL_RECORD_SLACK ((uint64_t)RTE_MAX_LCORE * WHL_CACHE_SIZE)
+/* Records on top of nb_timers: what every wheel's caches may hold. */
+#define WHL_RECORD_SLACK \
+	((uint64_t)RTE_MAX_LCORE * (WHL_CACHE_SIZE + 2 * WHL_RETURN_BULK))
 
 /* A ring of the free indices 0 .. n - 1, or NULL (logged). */
 static struct rte_ring *

@@ -74,7 +74,7 @@ whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
 	if (!whl->periodic) {
 		for (; i < delivered; i++)
 			timers[due[i]].state = WHL_FREE;
-		whl_record_put_bulk(whl, w, due, delivered);
+		whl_record_return_bulk(whl, w, due, delivered);
 	}
 	for (; i < n; i++) {
 		struct whl_timer *t = &timers[due[i]];
