@@ -125,8 +125,7 @@
  * last expiry, each a transfer between cores. It holds at most two bulks,
  * also on top of nb_timers (WHL_RECORD_SLACK). (Doing the same for the
  * blocks of emptied slots cost expiry a third more instructions in
- * swtim-bench: fed back through the ring, the blocks stop being reused
- * in the order cascades expect.)
+ * swtim-bench, all in the expiry walk; not kept.)
  */
 #define WHL_RETURN_BULK 32
 
