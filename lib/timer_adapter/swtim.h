@@ -70,6 +70,14 @@ struct swtim_adapter;
  * added this way is reused by a later create on the same device once the
  * adapter that used it has been freed.
  *
+ * As with DPDK's adapter, the port takes new events only up to the
+ * device's default new_event_threshold (event_dsw: 1024). event_dsw lets
+ * each of its ports keep up to 128 credits idle, so with about eight
+ * ports or more that can be reached for good, and every expiry is then
+ * refused (the adapter logs a warning after a second). Such applications
+ * pass a port of their own, with a higher threshold, through
+ * swtim_adapter_create_ext().
+ *
  * @param conf
  *   The adapter configuration. timer_tick_ns, max_tmo_ns and nb_timers
  *   must be non-zero and max_tmo_ns >= timer_tick_ns.
