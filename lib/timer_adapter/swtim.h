@@ -72,9 +72,9 @@ struct swtim_adapter;
  *
  * As with DPDK's adapter, the port takes new events only up to the
  * device's default new_event_threshold (event_dsw: 1024). event_dsw lets
- * each of its ports keep up to 128 credits idle, so with about eight
- * ports or more that can be reached for good, and every expiry is then
- * refused (the adapter logs a warning after a second). Such applications
+ * each of its ports keep up to 128 credits idle, so with eight or more
+ * ports that dequeue that can be reached for good, and every expiry is
+ * then refused (the adapter logs a warning after a second). Such applications
  * pass a port of their own, with a higher threshold, through
  * swtim_adapter_create_ext().
  *
