@@ -16,12 +16,16 @@ Usage: $0 [-b BUILD] OUT
 Copies into OUT (created; must not exist):
   bin/   swtim-test-eventdev and swtim-bench from BUILD (default
          build-release: a release build with the tests and the app)
-  lib/   libswtim and every shared library they need but the C library
+  swtim/ libswtim
+  lib/   every other shared library they need but the C library
   pmds/  the DPDK drivers the scripts use: bus_vdev, mempool_ring,
          event_dsw, event_sw
   env.sh to source there: sets LD_LIBRARY_PATH and SWTIM_BUNDLE_EAL, the
          EAL arguments that load those drivers (-d each), for the --eal
-         option of compare.sh, lateness.sh and scaling.sh, e.g.
+         option of compare.sh, lateness.sh and scaling.sh; where the
+         machine has this DPDK's own driver folder, only libswtim is
+         taken from the bundle (EAL loads that folder by itself, and two
+         copies of a driver would register twice), e.g.
 
   . OUT/env.sh
   app/test-eventdev/scaling.sh -b OUT/bin/swtim-test-eventdev \\
@@ -73,9 +77,9 @@ fi
 pmddirs=("$(pkg-config --variable=libdir libdpdk)"/dpdk/pmds-*)
 pmddir=${pmddirs[0]}
 
-mkdir -p "$out/bin" "$out/lib" "$out/pmds"
+mkdir -p "$out/bin" "$out/swtim" "$out/lib" "$out/pmds"
 cp "$app" "$bench" "$out/bin/"
-cp -L "$build/libswtim.so.0" "$out/lib/"
+cp -L "$build/libswtim.so.0" "$out/swtim/"
 drivers="bus_vdev mempool_ring event_dsw event_sw"
 for d in $drivers; do
 	pmd=("$pmddir"/librte_"$d".so.*)
@@ -86,8 +90,8 @@ done
 # target has its own, and it must match its dynamic loader). A driver
 # stays in pmds/ only: found by soname through LD_LIBRARY_PATH as well,
 # it is the same file that -d loaded.
-for f in "$out"/bin/* "$out"/lib/libswtim.so.0 "$out"/pmds/*; do
-	LD_LIBRARY_PATH=$out/lib ldd "$f"
+for f in "$out"/bin/* "$out"/swtim/libswtim.so.0 "$out"/pmds/*; do
+	LD_LIBRARY_PATH=$out/swtim ldd "$f"
 done | awk '$3 ~ /^\// { print $1, $3 }' | sort -u |
 while read -r name path; do
 	case "$name" in
@@ -107,14 +111,21 @@ done
 {
 	echo "# Source this file: swtim's benchmark binaries with their libraries."
 	echo "here=\$(cd \"\$(dirname \"\${BASH_SOURCE[0]}\")\" && pwd)"
-	echo "export LD_LIBRARY_PATH=\$here/lib:\$here/pmds\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
-	printf 'SWTIM_BUNDLE_EAL="'
+	echo "# EAL loads the drivers of its own folder where that exists: a"
+	echo "# second copy of them, loaded from here, would register twice."
+	echo "if [ -d $pmddir ]; then"
+	echo "	export LD_LIBRARY_PATH=\$here/swtim\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+	echo "	SWTIM_BUNDLE_EAL="
+	echo "else"
+	echo "	export LD_LIBRARY_PATH=\$here/swtim:\$here/lib:\$here/pmds\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+	printf '	SWTIM_BUNDLE_EAL="'
 	for d in $drivers; do
 		# $here is for env.sh to expand.
 		# shellcheck disable=SC2016
 		printf -- '-d $here/pmds/librte_%s.so ' "$d"
 	done
 	echo '"'
+	echo "fi"
 	echo "export SWTIM_BUNDLE_EAL"
 } > "$out/env.sh"
 du -sh "$out"

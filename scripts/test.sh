@@ -8,7 +8,8 @@
 #   1. release build with -Dwerror=true and every meson test suite;
 #   2. ASan+UBSan debug build with -Dwerror=true and every meson test suite;
 #   3. install the release build, build examples/arm_one against the
-#      installed library and run it.
+#      installed library and run it;
+#   4. pack the benchmark bundle (scripts/bundle.sh) and run from it.
 #
 # Keeps going after a failure, exits non-zero if anything failed, and
 # prints as its very last line "N passed, M failed": meson's OK and
@@ -97,6 +98,45 @@ example_test() {
 	fi
 }
 
+# bundle_run DIR: in a subshell with DIR/env.sh sourced, a short run of
+# the bundle's swtim-test-eventdev on the first two CPUs we may use.
+bundle_run() {
+	local c0 c1
+
+	read -r c0 c1 _ < <(python3 -c 'import os
+print(" ".join(str(c) for c in sorted(os.sched_getaffinity(0))))')
+	c1=${c1:-$c0}
+	(
+		# shellcheck disable=SC1091
+		. "$1/env.sh" || exit 1
+		# shellcheck disable=SC2086
+		timeout -k 10 60 "$1/bin/swtim-test-eventdev" --no-huge -m 512 \
+			--no-shconf --no-pci $SWTIM_BUNDLE_EAL \
+			--file-prefix "swtim_bundle_$$" --vdev=event_dsw0 \
+			"--lcores=0@$c0,(1-3)@($c0,$c1)" -S 3 -- --plcores=1 \
+			--wlcores=2 --prod_type_timerdev_burst \
+			--nb_timers=20000 --verbose=0
+	)
+}
+
+# The benchmark bundle (scripts/bundle.sh) of the release build: packed,
+# and its swtim-test-eventdev arming and expiring timers from it. (This
+# machine has DPDK, so the bundle's DPDK copies are not what runs here;
+# its libswtim and env.sh are.)
+bundle_test() {
+	local dir=$BUILD_RELEASE/bundle
+
+	log "benchmark bundle"
+	rm -rf "$dir"
+	if "$SWTIM_ROOT/scripts/bundle.sh" "$dir" && bundle_run "$dir"; then
+		pass 1
+	else
+		err "benchmark bundle test failed"
+		fail 1
+		return 1
+	fi
+}
+
 main() {
 	cd "$SWTIM_ROOT" || exit 1
 	if ! ensure_packages "${BUILD_PACKAGES[@]}" \
@@ -108,6 +148,7 @@ main() {
 	release_tests
 	sanitizer_tests
 	example_test
+	bundle_test
 
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]
