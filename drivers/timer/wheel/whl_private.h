@@ -123,9 +123,8 @@
  * producer takes from: a producer arming one timer at a time would
  * otherwise read, at each arm, the cache lines the service wrote at the
  * last expiry, each a transfer between cores. It holds at most two bulks,
- * also on top of nb_timers (WHL_RECORD_SLACK). (Doing the same for the
- * blocks of emptied slots cost expiry a third more instructions in
- * swtim-bench, all in the expiry walk; not kept.)
+ * also on top of nb_timers (WHL_RECORD_SLACK). The blocks of emptied
+ * slots could go the same way; not measured on a server yet.
  */
 #define WHL_RETURN_BULK 32
 
