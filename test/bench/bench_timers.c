@@ -543,17 +543,32 @@ run_fastpath_case(const struct tadapter *ta, enum tcase tc, uint64_t n,
 
 /* ---- expiry ---- */
 
-/* Dequeue everything the worker port has; mark each timer's index. */
+/*
+ * Dequeue everything the worker port has; mark each timer's index. A
+ * device with a scheduler service (event_sw) gets it run before each
+ * dequeue, and is empty once a run moved nothing to the port twice.
+ */
 static uint64_t
 drain_port(uint8_t *seen, uint64_t cnt, uint64_t *bad)
 {
 	struct rte_event ev[64];
 	uint64_t total = 0, id;
+	unsigned int idle = 0;
 	uint16_t k, i;
 
-	while ((k = rte_event_dequeue_burst(bench_env.dev_id,
+	for (;;) {
+		if (bench_env.dev_service)
+			rte_service_run_iter_on_app_lcore(
+				bench_env.dev_service_id, 1);
+		k = rte_event_dequeue_burst(bench_env.dev_id,
 					    bench_env.worker_port, ev,
-					    RTE_DIM(ev), 0)) > 0) {
+					    RTE_DIM(ev), 0);
+		if (k == 0) {
+			if (!bench_env.dev_service || ++idle == 2)
+				break;
+			continue;
+		}
+		idle = 0;
 		for (i = 0; i < k; i++) {
 			id = ev[i].u64;
 			if (seen == NULL)

@@ -248,6 +248,7 @@ bench_json_write(const char *path)
 	}
 	fprintf(f, "{\n  \"program\": \"swtim-bench\",\n");
 	fprintf(f, "  \"tsc_hz\": %" PRIu64 ",\n", bench_env.tsc_hz);
+	fprintf(f, "  \"event_device\": \"%s\",\n", bench_env.dev_driver);
 	fprintf(f, "  \"config\": {\"tick_ns\": %" PRIu64 ", \"max_tmo_ns\": %"
 		PRIu64 ", \"step\": %u, \"loops\": %u, \"expiry_loops\": %u, "
 		"\"seed\": %" PRIu64 ", \"deterministic\": %s, "
@@ -307,6 +308,9 @@ bench_usage(const char *prog)
 "  --max-tmo-ns=N      adapter max timeout (default 10 s, less where DPDK\n"
 "                      22.11's adapter would overflow: see below)\n"
 "  --seed=N            seed of the random timeouts\n"
+"  --evdev=NAME        event device to create without EAL args:\n"
+"                      event_dsw0 (default) or event_sw0, whose scheduler\n"
+"                      service the bench runs between its dequeues\n"
 "  --json=FILE         write the results as JSON\n"
 "  --deterministic     fixed seeds, sizes 1k,4k, 1 loop, step 256, no\n"
 "                      re-run of switched-out loops: for valgrind\n"
@@ -315,10 +319,12 @@ bench_usage(const char *prog)
 "  --help\n"
 "\n"
 "Without EAL args: --no-huge -m <enough for --sizes> --no-shconf --no-pci\n"
-"--no-telemetry --file-prefix=swtim_bench_<pid> --vdev=event_dsw0\n"
+"--no-telemetry --file-prefix=swtim_bench_<pid> --vdev=<--evdev>\n"
 "--lcores 0@A,1@B -s 0x2 --log-level=lib.eal:error (A, B: the first two\n"
 "CPUs we may run on). Everything runs on the main lcore; the service\n"
 "lcore is only mapped, never started: the bench drives the services.\n"
+"With EAL args, the bench uses the event device --evdev names, else\n"
+"the first one.\n"
 "\n"
 "DPDK 22.11's adapter computes timeout_ns * timer_hz in 64 bits and\n"
 "overflows above UINT64_MAX / timer_hz ns (7.09 s at 2.6 GHz): the\n"
@@ -398,7 +404,7 @@ bench_parse_list(char *list, const char *const *names, bool *set,
 enum {
 	OPT_SIZES = 256, OPT_DRIVERS, OPT_NO_DPDK, OPT_DISTS, OPT_CASES,
 	OPT_LOOPS, OPT_EXPIRY_LOOPS, OPT_STEP, OPT_TICK, OPT_MAX_TMO,
-	OPT_SEED, OPT_JSON, OPT_DETERMINISTIC, OPT_QUIET, OPT_HELP,
+	OPT_SEED, OPT_EVDEV, OPT_JSON, OPT_DETERMINISTIC, OPT_QUIET, OPT_HELP,
 };
 
 /* Say which option had a bad value, and what it takes; -1. */
@@ -424,6 +430,7 @@ bench_parse_opts(int argc, char **argv)
 		{ "tick-ns", required_argument, NULL, OPT_TICK },
 		{ "max-tmo-ns", required_argument, NULL, OPT_MAX_TMO },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "evdev", required_argument, NULL, OPT_EVDEV },
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "deterministic", no_argument, NULL, OPT_DETERMINISTIC },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
@@ -454,6 +461,7 @@ bench_parse_opts(int argc, char **argv)
 	bench_opts.tick_ns = 10000;
 	bench_opts.max_tmo_ns = 0;	/* bench_max_tmo() */
 	bench_opts.seed = UINT64_C(0x5357494d42454e43); /* "SWIMBENC" */
+	bench_opts.evdev = "event_dsw0";
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -528,6 +536,13 @@ bench_parse_opts(int argc, char **argv)
 				return bench_bad_option("seed", optarg,
 							"a number");
 			bench_opts.seed = v;
+			break;
+		case OPT_EVDEV:
+			if (strncmp(optarg, "event_", 6) != 0 ||
+			    strlen(optarg) > 32)
+				return bench_bad_option("evdev", optarg,
+					"an event vdev, e.g. event_sw0");
+			bench_opts.evdev = optarg;
 			break;
 		case OPT_JSON:
 			bench_opts.json = optarg;
@@ -636,7 +651,7 @@ bench_mem_mb(void)
 static int
 bench_eal_init(int argc, char **argv)
 {
-	static char mem[32], prefix[64], lcores[64];
+	static char mem[32], prefix[64], lcores[64], vdev[48];
 	char *eal_argv[24];
 	int eal_argc = 0, a, b;
 
@@ -657,7 +672,8 @@ bench_eal_init(int argc, char **argv)
 	eal_argv[eal_argc++] = (char *)(uintptr_t)"--no-pci";
 	eal_argv[eal_argc++] = (char *)(uintptr_t)"--no-telemetry";
 	eal_argv[eal_argc++] = prefix;
-	eal_argv[eal_argc++] = (char *)(uintptr_t)"--vdev=event_dsw0";
+	snprintf(vdev, sizeof(vdev), "--vdev=%s", bench_opts.evdev);
+	eal_argv[eal_argc++] = vdev;
 	eal_argv[eal_argc++] = (char *)(uintptr_t)"--lcores";
 	eal_argv[eal_argc++] = lcores;
 	eal_argv[eal_argc++] = (char *)(uintptr_t)"-s";
@@ -707,8 +723,34 @@ bench_service_lcore(void)
 	return 0;
 }
 
-/* event_dsw: one queue, the worker port linked to it, one port per kind
- * of adapter. */
+/*
+ * A device with a scheduler service (event_sw) gets it mapped to the
+ * bench's stopped service lcore, as its start requires, and running: the
+ * bench runs it itself between dequeues (drain_port()), never timed.
+ */
+static int
+bench_evdev_service(uint8_t dev_id)
+{
+	uint32_t sid;
+	int ret;
+
+	if (rte_event_dev_service_id_get(dev_id, &sid) != 0)
+		return 0;	/* none needed (event_dsw) */
+	ret = rte_service_map_lcore_set(sid, bench_env.service_lcore, 1);
+	if (ret == 0)
+		ret = rte_service_runstate_set(sid, 1);
+	if (ret != 0) {
+		fprintf(stderr, "event device service %u: %s\n", sid,
+			rte_strerror(-ret));
+		return -1;
+	}
+	bench_env.dev_service = true;
+	bench_env.dev_service_id = sid;
+	return 0;
+}
+
+/* One queue, the worker port linked to it, one port per kind of
+ * adapter. */
 static int
 bench_evdev_setup(void)
 {
@@ -719,11 +761,12 @@ bench_evdev_setup(void)
 	int dev_id, ret;
 	uint8_t p;
 
-	dev_id = rte_event_dev_get_dev_id("event_dsw0");
+	dev_id = rte_event_dev_get_dev_id(bench_opts.evdev);
 	if (dev_id < 0 && rte_event_dev_count() > 0)
 		dev_id = 0;
 	if (dev_id < 0) {
-		fprintf(stderr, "no event device (--vdev=event_dsw0)\n");
+		fprintf(stderr, "no event device (--vdev=%s)\n",
+			bench_opts.evdev);
 		return -1;
 	}
 	if (rte_event_dev_info_get(dev_id, &info) != 0)
@@ -769,20 +812,25 @@ bench_evdev_setup(void)
 	bench_env.dpdk_port = 2;
 	bench_env.queue_id = 0;
 	bench_env.sched_type = RTE_SCHED_TYPE_ATOMIC;
+	snprintf(bench_env.dev_driver, sizeof(bench_env.dev_driver), "%s",
+		 info.driver_name);
 	if (rte_event_port_link(dev_id, bench_env.worker_port, NULL, NULL,
 				0) != 1) {
 		fprintf(stderr, "rte_event_port_link: %s\n",
 			rte_strerror(rte_errno));
 		return -1;
 	}
+	if (bench_evdev_service(dev_id) != 0)
+		return -1;
 	ret = rte_event_dev_start(dev_id);
 	if (ret != 0) {
 		fprintf(stderr, "rte_event_dev_start: %d\n", ret);
 		return -1;
 	}
-	bench_progress("event device %s: %d events, %u ports",
+	bench_progress("event device %s: %d events, %u ports%s",
 		       info.driver_name, dconf.nb_events_limit,
-		       dconf.nb_event_ports);
+		       dconf.nb_event_ports, bench_env.dev_service ?
+		       ", its service run by the bench" : "");
 	return 0;
 }
 
@@ -833,10 +881,11 @@ main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 1;
 	}
-	printf("swtim-bench: TSC %" PRIu64 " Hz, tick %" PRIu64 " ns, max "
-	       "timeout %" PRIu64 " ns, step %u, loops %u (+1 warm-up, "
+	printf("swtim-bench: TSC %" PRIu64 " Hz, %s, tick %" PRIu64 " ns, "
+	       "max timeout %" PRIu64 " ns, step %u, loops %u (+1 warm-up, "
 	       "minimum reported), seed %#" PRIx64 "%s\n",
-	       bench_env.tsc_hz, bench_opts.tick_ns, bench_opts.max_tmo_ns,
+	       bench_env.tsc_hz, bench_env.dev_driver, bench_opts.tick_ns,
+	       bench_opts.max_tmo_ns,
 	       bench_opts.step, bench_opts.loops, bench_opts.seed,
 	       bench_opts.deterministic ? ", deterministic" : "");
 	fflush(stdout);

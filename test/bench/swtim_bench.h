@@ -77,6 +77,7 @@ struct bench_opts {
 	uint64_t seed;
 	bool deterministic;
 	bool quiet;		/**< no per-phase progress on stderr */
+	const char *evdev;	/**< event device name (--evdev) */
 	const char *json;
 };
 
@@ -89,6 +90,9 @@ struct bench_env {
 	uint8_t queue_id;
 	uint8_t sched_type;
 	unsigned int service_lcore; /**< mapped, never started */
+	bool dev_service;	/**< the device has a scheduler service */
+	uint32_t dev_service_id; /**< which the bench runs (drain_port) */
+	char dev_driver[32];	/**< the device's driver name */
 	uint64_t tsc_hz;
 	int socket;
 };
