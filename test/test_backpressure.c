@@ -175,7 +175,10 @@ oneshot(const struct swt_evdev *dev, bool stop_while_blocked)
 
 /*
  * Periodic timers keep firing while the device refuses: their expiries
- * are kept too. After cancel, everything counted as expired arrives.
+ * are kept too. A timer whose event waits for the device refuses cancel
+ * with EAGAIN until the device has taken it; once cancel has succeeded
+ * for every timer, nothing more is enqueued, and everything counted as
+ * expired arrives.
  */
 static int
 periodic(const struct swt_evdev *dev)
@@ -185,12 +188,13 @@ periodic(const struct swt_evdev *dev)
 		mk_adapter(dev, n, RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
 	struct rte_event_timer *t = swt_timers(n);
 	uint32_t *seen = swt_calloc(n, sizeof(*seen));
+	uint8_t *cancelled = swt_calloc(n, 1);
 	struct rte_event_timer_adapter_stats st;
-	unsigned int i, total = 0;
-	uint64_t end;
+	unsigned int i, total = 0, left = n, eagain = 0;
+	uint64_t end, enq_at_cancel;
 
-	SWT_ASSERT(a != NULL && t != NULL && seen != NULL, "setup: %s",
-		   rte_strerror(rte_errno));
+	SWT_ASSERT(a != NULL && t != NULL && seen != NULL && cancelled != NULL,
+		   "setup: %s", rte_strerror(rte_errno));
 	for (i = 0; i < n; i++) {
 		swt_timer_init(&t[i], SWT_Q_PARALLEL, TAG | i, 1 + i % 2);
 		SWT_ASSERT_BURST(swtim_arm(a, &t[i]), 1, 0);
@@ -199,9 +203,46 @@ periodic(const struct swt_evdev *dev)
 	/* Dequeue a while, with the periods still running. */
 	SWT_ASSERT_OK(receive(dev, t, seen, n, false, UINT32_MAX, 200,
 			      &total));
-	for (i = 0; i < n; i++)
-		SWT_ASSERT(swt_cancel_retry(a, &t[i]) == 1, "cancel %u: %s",
-			   i, rte_strerror(rte_errno));
+	pause_until_refused(a);
+	/*
+	 * Nobody dequeues: the timers whose events wait in the adapter
+	 * cannot be cancelled yet, the others can.
+	 */
+	for (i = 0; i < n; i++) {
+		if (swtim_cancel(a, &t[i]) == 1) {
+			SWT_ASSERT_EQ(t[i].state, RTE_EVENT_TIMER_CANCELED);
+			cancelled[i] = 1;
+			left--;
+			continue;
+		}
+		SWT_ASSERT(rte_errno == EAGAIN, "cancel %u: %s", i,
+			   rte_strerror(rte_errno));
+		SWT_ASSERT_EQ(t[i].state, RTE_EVENT_TIMER_ARMED);
+		eagain++;
+	}
+	printf("    blocked: %u cancelled, %u EAGAIN\n", n - left, eagain);
+	SWT_ASSERT(eagain > 0, "no timer waiting for the device");
+	/* The device takes their events as the worker dequeues. */
+	end = swt_now() + swt_ms_to_cycles(DELIVER_MS);
+	while (left > 0) {
+		SWT_ASSERT(swt_now() < end, "%u timers still refuse cancel",
+			   left);
+		SWT_ASSERT_OK(receive(dev, t, seen, n, false, UINT32_MAX, 2,
+				      &total));
+		for (i = 0; i < n; i++) {
+			if (cancelled[i])
+				continue;
+			if (swtim_cancel(a, &t[i]) == 1) {
+				cancelled[i] = 1;
+				left--;
+			} else {
+				SWT_ASSERT(rte_errno == EAGAIN, "cancel %u: %s",
+					   i, rte_strerror(rte_errno));
+			}
+		}
+	}
+	SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
+	enq_at_cancel = st.ev_enq_count;
 	/* Until every expiry counted has been enqueued and received. */
 	end = swt_now() + swt_ms_to_cycles(DELIVER_MS);
 	do {
@@ -213,6 +254,10 @@ periodic(const struct swt_evdev *dev)
 	total += swt_drain(dev, 50);
 	for (i = 0; i < n; i++)
 		SWT_ASSERT(seen[i] > 0, "timer %u never delivered", i);
+	SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
+	SWT_ASSERT(st.ev_enq_count == enq_at_cancel, "%" PRIu64 " events "
+		   "enqueued after every cancel had succeeded",
+		   st.ev_enq_count - enq_at_cancel);
 	SWT_ASSERT_OK(swtim_adapter_stop(a));
 	return check_stats(a, total);
 }

@@ -622,6 +622,48 @@ num_max_adapters(void)
 	return SWT_PASS;
 }
 
+/* ---- timeouts ---- */
+
+/*
+ * max_tmo_ns = UINT64_MAX allows timeouts whose length in timer cycles
+ * does not fit in 64 bits (about 224 years at 2.6 GHz): such a timer must
+ * not wrap into one that falls due at once, must report about its whole
+ * timeout as remaining, and must not hold up a short timer next to it.
+ */
+static int
+timeout_past_the_clock(void)
+{
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, UINT64_MAX, 4, 0);
+	struct swtim_adapter *a = swt_adapter_create(&c, APP_PORT);
+	struct rte_event_timer *t = swt_timers(2);
+	struct rte_event_timer **p = swt_timer_ptrs(t, 2);
+	uint64_t tick_cycles = swt_ns_to_cycles(TICK_NS);
+	uint64_t far = RTE_MIN(UINT64_MAX / tick_cycles + 1,
+			       UINT64_MAX / TICK_NS);
+	uint64_t rem = 0;
+	struct rte_event ev;
+
+	SWT_ASSERT(a != NULL && t != NULL && p != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swt_adapter_start(a));
+	swt_timer_init(&t[0], SWT_Q_ATOMIC, 1, far);
+	swt_timer_init(&t[1], SWT_Q_ATOMIC, 2, 20);
+	SWT_ASSERT_BURST(swtim_arm_burst(a, p, 2), 2, 0);
+	SWT_ASSERT_OK(swtim_remaining_ticks_get(a, &t[0], &rem));
+	SWT_ASSERT(rem >= far - far / 1000 && rem <= far,
+		   "%" PRIu64 " ticks remaining of %" PRIu64, rem, far);
+	/* The short one comes, alone. */
+	SWT_ASSERT_EQ(swt_collect(&swt_dev, &ev, 1, 2000), 1);
+	SWT_ASSERT_EQ(ev.u64, 2);
+	SWT_ASSERT_EQ(swt_drain(&swt_dev, 200), 0);
+	SWT_ASSERT_EQ(t[0].state, RTE_EVENT_TIMER_ARMED);
+	SWT_ASSERT_EQ(swtim_cancel(a, &t[0]), 1);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	SWT_ASSERT_OK(swtim_adapter_free(a));
+	return SWT_PASS;
+}
+
 static const struct swt_case cases[] = {
 	SWT_CASE(enospc_exactly_at_limit),
 	SWT_CASE(enospc_expired_free_their_place),
@@ -637,6 +679,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(create_adds_one_port),
 	SWT_CASE(create_free_cycles),
 	SWT_CASE(num_max_adapters),
+	SWT_CASE(timeout_past_the_clock),
 };
 
 int

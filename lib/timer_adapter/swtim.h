@@ -327,9 +327,13 @@ swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
  * - EINVAL: NULL/bad adapter or timer, or the timer is not ARMED (for
  *   example it has expired);
  * - EAGAIN: the timer is expiring at this very moment; a retry gives
- *   EINVAL once its state has become NOT_ARMED.
- * A cancelled timer is in state RTE_EVENT_TIMER_CANCELED and its expiry
- * event is never delivered.
+ *   EINVAL once its state has become NOT_ARMED. A periodic timer answers
+ *   EAGAIN for as long as its last expiry event waits for the event
+ *   device, which under back-pressure lasts until the device takes it:
+ *   keep dequeuing between retries. A retry then cancels it.
+ * A cancelled timer is in state RTE_EVENT_TIMER_CANCELED and no expiry
+ * event of it is enqueued after the cancel returned (periodic timers:
+ * the events of earlier periods may still be in the device).
  *
  * Thread safety: MT safe; any thread may cancel any timer.
  *

@@ -34,8 +34,9 @@ swtim_evport_init(struct swtim_evport *port, uint8_t dev_id, uint8_t port_id)
 	port->next_maintain = 0;
 }
 
-int
-swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint, int socket)
+static int
+swtim_evbuf_setup(struct swtim_evbuf *buf, uint64_t size_hint, int socket,
+		  bool tagged)
 {
 	uint64_t size = rte_align64pow2(RTE_MAX(size_hint,
 						(uint64_t)SWTIM_EVBUF_MIN));
@@ -45,18 +46,39 @@ swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint, int socket)
 	memset(buf, 0, sizeof(*buf));
 	buf->evs = rte_malloc_socket("swtim_evbuf", size * sizeof(buf->evs[0]),
 				     RTE_CACHE_LINE_SIZE, socket);
-	if (buf->evs == NULL)
+	if (tagged)
+		buf->tags = rte_malloc_socket("swtim_evbuf_tags",
+					      size * sizeof(buf->tags[0]),
+					      RTE_CACHE_LINE_SIZE, socket);
+	if (buf->evs == NULL || (tagged && buf->tags == NULL)) {
+		swtim_evbuf_free(buf);
 		return -ENOMEM;
+	}
 	buf->mask = size - 1;
 	buf->socket = socket;
 	return 0;
+}
+
+int
+swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint, int socket)
+{
+	return swtim_evbuf_setup(buf, size_hint, socket, false);
+}
+
+int
+swtim_evbuf_init_tagged(struct swtim_evbuf *buf, uint64_t size_hint,
+			int socket)
+{
+	return swtim_evbuf_setup(buf, size_hint, socket, true);
 }
 
 void
 swtim_evbuf_free(struct swtim_evbuf *buf)
 {
 	rte_free(buf->evs);
+	rte_free(buf->tags);
 	buf->evs = NULL;
+	buf->tags = NULL;
 }
 
 int
@@ -64,18 +86,31 @@ swtim_evbuf_grow(struct swtim_evbuf *buf)
 {
 	uint32_t size = buf->mask + 1, n = buf->tail - buf->head, i;
 	struct rte_event *evs;
+	uintptr_t *tags = NULL;
 
 	if (size > UINT32_MAX / 2)
 		return -ENOSPC;
 	evs = rte_malloc_socket("swtim_evbuf",
 				2 * (size_t)size * sizeof(evs[0]),
 				RTE_CACHE_LINE_SIZE, buf->socket);
-	if (evs == NULL)
+	if (buf->tags != NULL)
+		tags = rte_malloc_socket("swtim_evbuf_tags",
+					 2 * (size_t)size * sizeof(tags[0]),
+					 RTE_CACHE_LINE_SIZE, buf->socket);
+	if (evs == NULL || (buf->tags != NULL && tags == NULL)) {
+		rte_free(evs);
+		rte_free(tags);
 		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++)
 		evs[i] = buf->evs[(buf->head + i) & buf->mask];
+	if (tags != NULL)
+		for (i = 0; i < n; i++)
+			tags[i] = buf->tags[(buf->head + i) & buf->mask];
 	rte_free(buf->evs);
+	rte_free(buf->tags);
 	buf->evs = evs;
+	buf->tags = tags;
 	buf->tried -= buf->head;
 	buf->head = 0;
 	buf->tail = n;

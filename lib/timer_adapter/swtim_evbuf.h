@@ -51,9 +51,18 @@
  */
 #define SWTIM_EVBUF_STALL_MS 1000
 
-/** The buffer. Indices run freely and are masked on use. */
+/**
+ * The buffer. Indices run freely and are masked on use.
+ *
+ * A tagged buffer keeps a word beside each event (the driver's handle on
+ * the timer it came from), so that once the device has taken events the
+ * driver knows whose they were: a periodic timer is not armed for its
+ * next period until its event is in the device, so that a cancel that
+ * returns success leaves no event of it behind in the buffer.
+ */
 struct swtim_evbuf {
 	struct rte_event *evs;
+	uintptr_t *tags;	/**< NULL unless tagged */
 	uint32_t mask;
 	uint32_t head;		/**< next event to enqueue */
 	uint32_t tail;		/**< next free slot */
@@ -108,6 +117,21 @@ void swtim_evport_init(struct swtim_evport *port, uint8_t dev_id,
  */
 int swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint,
 		     int socket);
+
+/**
+ * Set a tagged buffer up (see struct swtim_evbuf).
+ *
+ * @param buf
+ *   The buffer.
+ * @param size_hint
+ *   Events it should hold without growing (rounded up to a power of 2).
+ * @param socket
+ *   NUMA socket for the memory.
+ * @return
+ *   0 or -ENOMEM.
+ */
+int swtim_evbuf_init_tagged(struct swtim_evbuf *buf, uint64_t size_hint,
+			    int socket);
 
 /**
  * Release a buffer; events still in it are lost.
@@ -180,6 +204,41 @@ swtim_evbuf_at(struct swtim_evbuf *buf, uint32_t i)
 }
 
 /**
+ * Tag of slot i past the tail, within room made by swtim_evbuf_reserve(),
+ * in a tagged buffer.
+ *
+ * @param buf
+ *   The buffer.
+ * @param i
+ *   Position in the batch being written.
+ * @return
+ *   Where to write the tag.
+ */
+static inline uintptr_t *
+swtim_evbuf_tag_at(struct swtim_evbuf *buf, uint32_t i)
+{
+	return &buf->tags[(buf->tail + i) & buf->mask];
+}
+
+/**
+ * Tag of the event at free-running index pos, in a tagged buffer: used
+ * right after swtim_evbuf_flush() on the events it took, from the head
+ * before the flush on; valid until the next append.
+ *
+ * @param buf
+ *   The buffer.
+ * @param pos
+ *   Free-running index of the event.
+ * @return
+ *   Its tag.
+ */
+static inline uintptr_t
+swtim_evbuf_tag_of(const struct swtim_evbuf *buf, uint32_t pos)
+{
+	return buf->tags[pos & buf->mask];
+}
+
+/**
  * Append the first n events written with swtim_evbuf_at().
  *
  * @param buf
@@ -207,6 +266,27 @@ swtim_evbuf_slot(struct swtim_evbuf *buf)
 	if (unlikely(buf->tail - buf->head > buf->mask) &&
 	    swtim_evbuf_grow(buf) != 0)
 		return NULL;
+	return &buf->evs[buf->tail++ & buf->mask];
+}
+
+/**
+ * Slot for one more event at the tail of a tagged buffer, growing it if
+ * full, with the event's tag.
+ *
+ * @param buf
+ *   The buffer.
+ * @param tag
+ *   The event's tag.
+ * @return
+ *   The slot to fill, or NULL if the buffer could not grow.
+ */
+static inline struct rte_event *
+swtim_evbuf_slot_tagged(struct swtim_evbuf *buf, uintptr_t tag)
+{
+	if (unlikely(buf->tail - buf->head > buf->mask) &&
+	    swtim_evbuf_grow(buf) != 0)
+		return NULL;
+	buf->tags[buf->tail & buf->mask] = tag;
 	return &buf->evs[buf->tail++ & buf->mask];
 }
 

@@ -151,8 +151,17 @@ skl_uninit(struct swtim_adapter *adapter)
 		rte_timer_data_dealloc(skl->timer_data_id);
 	}
 	for (i = 0; i < RTE_MAX_LCORE; i++) {
-		dropped += swtim_evbuf_count(&skl->lists[i].evbuf);
-		swtim_evbuf_free(&skl->lists[i].evbuf);
+		struct swtim_evbuf *buf = &skl->lists[i].evbuf;
+		uint32_t pos;
+
+		/* Periodic timers waiting for their events are on no list. */
+		if (buf->tags != NULL)
+			for (pos = buf->head; pos != buf->tail; pos++)
+				skl_timer_reclaim(&((struct skl_timer *)
+					swtim_evbuf_tag_of(buf, pos))->tim,
+					NULL);
+		dropped += swtim_evbuf_count(buf);
+		swtim_evbuf_free(buf);
 	}
 	if (dropped != 0)
 		SWTIM_LOG(NOTICE, "dropping %u expiry events not yet enqueued",

@@ -38,11 +38,11 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	uint64_t tmo_ticks, uint16_t nb)
 {
 	struct skl_adapter *skl = skl_of(adapter);
-	const enum rte_timer_type type = skl->periodic ? PERIODICAL : SINGLE;
 	unsigned int lcore = swtim_poll_set_id_of_caller();
 	struct skl_timer *objs[SKL_ARM_CHUNK];
 	const uint16_t home = swtim_recycler_owner();
 	uint16_t budget, done = 0, chunk, got, i;
+	uint64_t now = 0;
 
 	swtim_poll_set_join(&skl->polled, lcore);
 	budget = swtim_budget_take(&skl->budget, nb);
@@ -50,6 +50,10 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 		chunk = RTE_MIN(budget - done, SKL_ARM_CHUNK);
 		/* There are nb_timers objects plus every cache's worth. */
 		got = swtim_recycler_get(skl->recycler, (void **)objs, chunk);
+		/* The first period's anchor; librte_timer reads the clock
+		 * again, later, so the deadline is never before it. */
+		if (skl->periodic)
+			now = rte_get_timer_cycles();
 		for (i = 0; i < got; i++) {
 			rte_prefetch0(objs[i]);
 			rte_prefetch0(evtims[done + i]);
@@ -59,8 +63,14 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 			struct skl_timer *t = objs[i];
 			uint64_t ticks = tmo_ticks ? tmo_ticks :
 					 evtim->timeout_ticks;
+			uint64_t cycles = skl_ticks_to_cycles(skl, ticks);
 
 			t->home = home;
+			if (skl->periodic) {
+				/* The service arms each period itself. */
+				t->period = cycles;
+				t->next_expire = skl_cycles_add(now, cycles);
+			}
 			evtim->impl_opaque[0] = (uintptr_t)t;
 			evtim->impl_opaque[1] = (uintptr_t)skl;
 			__atomic_store_n(&t->owner, (uintptr_t)evtim,
@@ -70,8 +80,8 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 					 __ATOMIC_RELEASE);
 			/* Cannot fail: a free object is always stopped. */
 			RTE_VERIFY(rte_timer_alt_reset(skl->timer_data_id,
-					&t->tim, ticks * skl->tick_cycles, type,
-					lcore, NULL, skl) == 0);
+					&t->tim, cycles, SINGLE, lcore, NULL,
+					skl) == 0);
 		}
 		done += got;
 		if (unlikely(got < chunk))
@@ -97,6 +107,15 @@ skl_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
 		       uint64_t timeout_ticks, uint16_t nb)
 {
 	return skl_arm(adapter, evtims, timeout_ticks, nb);
+}
+
+uint64_t
+skl_far_cycles(uint64_t cycles)
+{
+	const uint64_t end = UINT64_MAX - SKL_CLOCK_HEADROOM;
+	uint64_t now = rte_get_timer_cycles();
+
+	return RTE_MIN(cycles, now < end ? end - now : 0);
 }
 
 /* Wait until the service is done with a timer whose delivery we beat. */
@@ -160,12 +179,17 @@ skl_remaining_ticks_get(const struct swtim_adapter *adapter,
 	const struct skl_timer *t =
 		(const struct skl_timer *)evtim->impl_opaque[0];
 	uint64_t expire, now;
+	uintptr_t owner;
 
-	if (evtim->impl_opaque[1] != (uintptr_t)skl || t == NULL ||
-	    (__atomic_load_n(&t->owner, __ATOMIC_ACQUIRE) & ~SKL_OWNER_BUSY) !=
-	    (uintptr_t)evtim)
+	if (evtim->impl_opaque[1] != (uintptr_t)skl || t == NULL)
 		return -EINVAL;
-	expire = t->tim.expire;
+	owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
+	if ((owner & ~SKL_OWNER_BUSY) != (uintptr_t)evtim)
+		return -EINVAL;
+	/* A periodic timer whose event waits for the device is not on a
+	 * list: its next period is due at next_expire. */
+	expire = skl->periodic && (owner & SKL_OWNER_BUSY) ?
+		t->next_expire : t->tim.expire;
 	now = rte_get_timer_cycles();
 	*ticks_remaining = expire <= now ? 0 :
 		(expire - now + skl->tick_cycles - 1) / skl->tick_cycles;

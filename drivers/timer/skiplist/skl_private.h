@@ -29,7 +29,11 @@
  *
  * The service moves evtim -> evtim|BUSY before it delivers; cancel moves
  * evtim -> 0 before it stops the rte_timer. Whoever wins decides whether
- * the timer is delivered or cancelled, so it is never both. Cancel reads
+ * the timer is delivered or cancelled, so it is never both. A periodic
+ * timer stays evtim|BUSY, its rte_timer stopped, until the device has
+ * taken its event; only then is it armed for its next period and moved
+ * back to evtim: a cancel meanwhile fails with EAGAIN, so that none that
+ * succeeds leaves an event of its timer in the buffer. Cancel reads
  * its object from the event timer, which may be stale if the object was
  * recycled for another event timer meanwhile: the CAS then fails because
  * owner names the other timer, and the stale object is left alone.
@@ -78,6 +82,10 @@ struct skl_timer {
 	struct skl_timer *free_next;
 	/** Lcore whose recycler cache it came from. */
 	uint16_t home;
+	/** Periodic timers: timer cycles of the next period's expiry. */
+	uint64_t next_expire;
+	/** Periodic timers: the period in timer cycles. */
+	uint64_t period;
 };
 
 /**
@@ -132,6 +140,47 @@ uint16_t skl_cancel_burst(const struct swtim_adapter *adapter,
 int skl_remaining_ticks_get(const struct swtim_adapter *adapter,
 			    const struct rte_event_timer *evtim,
 			    uint64_t *ticks_remaining);
+
+/*
+ * Timeouts up to this many timer cycles are taken as they are: the clock
+ * would need to have run for 2^63 cycles (decades at any TSC rate) for a
+ * deadline that far ahead to overflow.
+ */
+#define SKL_CYCLES_NEAR (UINT64_C(1) << 62)
+
+/*
+ * Headroom below 2^64 timer cycles for far deadlines: librte_timer adds
+ * the cycles we give it to its own, later, reading of the clock. 2^40
+ * cycles are minutes at any TSC rate.
+ */
+#define SKL_CLOCK_HEADROOM (UINT64_C(1) << 40)
+
+uint64_t skl_far_cycles(uint64_t cycles);
+
+/**
+ * Timer cycles from now to a deadline ticks adapter ticks away, no further
+ * than the clock can count: a timeout whose deadline does not fit in 64
+ * bits of cycles (about 224 years at 2.6 GHz) is held at the largest that
+ * does, which the clock never reaches.
+ */
+static __rte_always_inline uint64_t
+skl_ticks_to_cycles(const struct skl_adapter *skl, uint64_t ticks)
+{
+	uint64_t cycles;
+
+	if (unlikely(__builtin_mul_overflow(ticks, skl->tick_cycles, &cycles)))
+		return skl_far_cycles(UINT64_MAX);
+	if (unlikely(cycles > SKL_CYCLES_NEAR))
+		return skl_far_cycles(cycles);
+	return cycles;
+}
+
+/** Sum of timer cycles, saturating instead of wrapping. */
+static __rte_always_inline uint64_t
+skl_cycles_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
 
 /* skl_service.c */
 int32_t skl_service_run(void *arg);

@@ -27,6 +27,23 @@
  */
 static RTE_DEFINE_PER_LCORE(struct skl_list *, skl_scanned);
 
+/*
+ * Arm a periodic timer for its next period (t->next_expire) on lcore's
+ * list; a period already past falls due at once.
+ */
+static void
+skl_periodic_rearm(struct skl_adapter *skl, struct skl_timer *t,
+		   unsigned int lcore)
+{
+	uint64_t now = rte_get_timer_cycles();
+
+	/* Cannot fail: the timer is stopped, or running on this lcore, and
+	 * only we handle it. */
+	RTE_VERIFY(rte_timer_alt_reset(skl->timer_data_id, &t->tim,
+			t->next_expire > now ? t->next_expire - now : 0,
+			SINGLE, lcore, NULL, skl) == 0);
+}
+
 /* Called by rte_timer_alt_manage() for each expired timer. */
 static void
 skl_timer_expired(struct rte_timer *tim)
@@ -40,21 +57,19 @@ skl_timer_expired(struct rte_timer *tim)
 
 	if (owner == 0 || !__atomic_compare_exchange_n(&t->owner, &owner,
 			owner | SKL_OWNER_BUSY, false, __ATOMIC_ACQ_REL,
-			__ATOMIC_ACQUIRE)) {
-		/*
-		 * Cancelled: the canceller waits for us and frees the
-		 * object. A periodic timer must not be put back on its list.
-		 */
-		if (skl->periodic)
-			rte_timer_alt_stop(skl->timer_data_id, tim);
-		return;
-	}
+			__ATOMIC_ACQUIRE))
+		return;	/* cancelled: the canceller waits for us */
 
-	ev = swtim_evbuf_slot(&list->evbuf);
+	ev = skl->periodic ? swtim_evbuf_slot_tagged(&list->evbuf,
+						     (uintptr_t)t) :
+		swtim_evbuf_slot(&list->evbuf);
 	if (unlikely(ev == NULL)) {
 		SWTIM_LOG(ERR, "no memory to keep an expiry event");
 		if (skl->periodic) {
-			/* Skip this period; the next one comes anyway. */
+			/* Skip this period, on to the next. */
+			t->next_expire = skl_cycles_add(t->next_expire,
+							t->period);
+			skl_periodic_rearm(skl, t, rte_lcore_id());
 			list->stats.evtim_drop_count++;
 		} else {
 			/* Try again at the next tick, on our own list. */
@@ -73,7 +88,10 @@ skl_timer_expired(struct rte_timer *tim)
 	list->stats.evtim_exp_count++;
 
 	if (skl->periodic) {
-		__atomic_store_n(&t->owner, owner, __ATOMIC_RELEASE);
+		/* Stays BUSY, off its list, until the device has the event
+		 * (skl_list_flush()). Drift-free: the next period counts
+		 * from this one's deadline. */
+		t->next_expire = skl_cycles_add(t->next_expire, t->period);
 		return;
 	}
 	/* NOT_ARMED before the event can be dequeued: the application may
@@ -114,18 +132,41 @@ skl_free_list_drain(struct skl_adapter *skl, struct skl_list *list)
 	list->free_list = NULL;
 }
 
+/*
+ * Arm the periodic timers whose events the device took for their next
+ * period, back on the list they expired from, and only then let cancel
+ * have them (the list is ours while we scan it, so none fires meanwhile).
+ */
+static void
+skl_periodic_resume(struct skl_adapter *skl, struct skl_list *list,
+		    unsigned int lcore, uint32_t first, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		struct skl_timer *t = (struct skl_timer *)
+			swtim_evbuf_tag_of(&list->evbuf, first + i);
+
+		skl_periodic_rearm(skl, t, lcore);
+		__atomic_store_n(&t->owner, t->owner & ~SKL_OWNER_BUSY,
+				 __ATOMIC_RELEASE);
+	}
+}
+
 /* Offer a list's buffered events to the device; return how many went. */
 static uint32_t
 skl_list_flush(struct skl_adapter *skl, struct skl_list *list,
-	       struct swtim_evport *port)
+	       struct swtim_evport *port, unsigned int lcore)
 {
-	uint32_t accepted;
+	uint32_t first = list->evbuf.head, accepted;
 
 	/* A one-shot timer stops counting once the device has its event. */
 	accepted = swtim_evbuf_flush(&list->evbuf, port,
 				     skl->periodic ? NULL : &skl->budget,
 				     &list->stats.evtim_retry_count);
 	list->stats.ev_enq_count += accepted;
+	if (skl->periodic && accepted != 0)
+		skl_periodic_resume(skl, list, lcore, first, accepted);
 	return accepted;
 }
 
@@ -141,7 +182,9 @@ skl_list_scan(struct skl_adapter *skl, struct skl_list *list,
 	uint32_t sent = 0;
 
 	if (unlikely(list->evbuf.evs == NULL) &&
-	    swtim_evbuf_init(&list->evbuf, 0, skl->socket) != 0)
+	    (skl->periodic ?
+	     swtim_evbuf_init_tagged(&list->evbuf, 0, skl->socket) :
+	     swtim_evbuf_init(&list->evbuf, 0, skl->socket)) != 0)
 		return false;	/* no memory: the timers wait for a later run */
 	if (now >= list->next_scan) {
 		list->next_scan = now + skl->tick_cycles;
@@ -151,7 +194,7 @@ skl_list_scan(struct skl_adapter *skl, struct skl_list *list,
 		skl_free_list_drain(skl, list);
 	}
 	if (swtim_evbuf_count(&list->evbuf) != 0)
-		sent = skl_list_flush(skl, list, port);
+		sent = skl_list_flush(skl, list, port, lcore);
 	return sent != 0 || list->stats.evtim_exp_count != expired;
 }
 
@@ -213,8 +256,9 @@ skl_service_run(void *arg)
 		goto out;
 	}
 	/*
-	 * librte_timer puts a periodic timer back on the list of the lcore
-	 * that ran it, so the service's own list must be scanned too.
+	 * A periodic timer whose period had to be skipped (no memory for
+	 * its event) is armed again on the service's own list, so that
+	 * list must be scanned too.
 	 */
 	if (skl->periodic)
 		swtim_poll_set_join(&skl->polled, rte_lcore_id());

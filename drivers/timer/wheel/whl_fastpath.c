@@ -30,6 +30,18 @@ whl_of(const struct swtim_adapter *adapter)
 	return swtim_adapter_priv(adapter);
 }
 
+/* The tick a timer armed at now_tick with timeout ticks is due at; one
+ * past the last tick a 64-bit count reaches is never due. */
+static __rte_always_inline uint64_t
+whl_expiry_of(uint64_t now_tick, uint64_t ticks)
+{
+	uint64_t expiry;
+
+	if (unlikely(__builtin_add_overflow(now_tick, ticks, &expiry)))
+		return UINT64_MAX;
+	return expiry;
+}
+
 /*
  * Arm nb timers on the caller's wheel; tmo_ticks != 0 gives them all that
  * timeout, 0 each its own. Stops at the budget (ENOSPC).
@@ -45,7 +57,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	uint32_t idx[WHL_ARM_CHUNK];
 	unsigned int where;
 	uint16_t budget, done = 0, chunk, got, i;
-	uint64_t now_tick, cur;
+	uint64_t now_tick, tmo_expiry, cur;
 
 	swtim_poll_set_join(&whl->polled, wheel_id);
 	budget = swtim_budget_take(&whl->budget, nb);
@@ -56,6 +68,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	 * timer armed late in a tick still gets its whole timeout.
 	 */
 	now_tick = whl_tick_after(whl, rte_get_timer_cycles());
+	tmo_expiry = whl_expiry_of(now_tick, tmo_ticks);
 
 	rte_spinlock_lock(&w->lock);
 	/*
@@ -78,8 +91,8 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 		for (i = 0; i < got; i++) {
 			struct rte_event_timer *evtim = evtims[done + i];
 			struct whl_timer *t = &timers[idx[i]];
-			uint64_t expiry = now_tick + (tmo_ticks != 0 ?
-				tmo_ticks : evtim->timeout_ticks);
+			uint64_t expiry = tmo_ticks != 0 ? tmo_expiry :
+				whl_expiry_of(now_tick, evtim->timeout_ticks);
 
 			t->evtim = evtim;
 			t->expiry = expiry;
@@ -97,7 +110,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 		/* One timeout: one slot, filled a block's run at a time. */
 		if (tmo_ticks != 0)
 			whl_slot_push(whl, w,
-				      whl_slot_of(cur, now_tick + tmo_ticks),
+				      whl_slot_of(cur, tmo_expiry),
 				      idx, got);
 		w->nb_armed += got;
 		done += got;
@@ -218,7 +231,7 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 			uint64_t *ticks_remaining)
 {
 	struct whl_adapter *whl = whl_of(adapter);
-	uint64_t idx = evtim->impl_opaque[0], deadline, now;
+	uint64_t idx = evtim->impl_opaque[0], elapsed;
 	const struct whl_timer *t;
 
 	if (evtim->impl_opaque[1] != (uintptr_t)whl || idx >= whl->nb_records)
@@ -226,11 +239,13 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 	t = &whl->timers[idx];
 	if (t->evtim != evtim || t->state == WHL_FREE)
 		return -EINVAL;
-	deadline = whl->start_cycles + t->expiry * whl->tick_cycles;
-	now = rte_get_timer_cycles();
-	*ticks_remaining = deadline <= now ? 0 :
-		rte_reciprocal_divide_u64(deadline - now + whl->tick_cycles - 1,
-					  &whl->tick_div);
+	/*
+	 * Due when tick t->expiry starts; the ticks to that start, rounded
+	 * up, are the whole ticks still to begin: counted in ticks, not in
+	 * cycles, which for the longest timeouts would not fit in 64 bits.
+	 */
+	elapsed = whl_tick_of(whl, rte_get_timer_cycles());
+	*ticks_remaining = t->expiry > elapsed ? t->expiry - elapsed : 0;
 	/*
 	 * The timer fires at a tick boundary up to one tick after its exact
 	 * deadline; right after arming that boundary can be timeout + 1

@@ -50,40 +50,66 @@ whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
 		ev->event_type = RTE_EVENT_TYPE_TIMER;
 		ev->op = RTE_EVENT_OP_NEW;
 		/* NOT_ARMED before the event can be dequeued: the
-		 * application may re-arm at once. */
+		 * application may re-arm at once. A periodic timer stays
+		 * ARMED; its record waits for the event (whl_wheel_flush). */
 		if (!whl->periodic)
 			__atomic_store_n(&evtim->state,
 					 RTE_EVENT_TIMER_NOT_ARMED,
 					 __ATOMIC_RELEASE);
+		else
+			*swtim_evbuf_tag_at(&w->evbuf, i) = due[i];
 	}
 	swtim_evbuf_commit(&w->evbuf, n);
 	w->stats.evtim_exp_count += n;
 	return n;
 }
 
-/* Give a delivered chunk's records back, or re-arm periodic ones. */
+/*
+ * Give a delivered chunk's records back. A periodic timer whose event is
+ * in the buffer stays EXPIRING, its next period set, until the device has
+ * taken the event (whl_wheel_flush()): a cancel meanwhile gets EAGAIN, so
+ * that none that succeeds leaves an event of its timer to be enqueued
+ * after it. Records whose events could not be built go back as due.
+ */
 static void
 whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
 		  const uint32_t *due, uint32_t n, uint32_t delivered)
 {
 	struct whl_timer *timers = whl->timers;
-	uint32_t i = 0;
+	uint32_t i;
 
 	rte_spinlock_lock(&w->lock);
-	/* One-shot timers delivered: their records are free at once. */
 	if (!whl->periodic) {
-		for (; i < delivered; i++)
+		/* One-shot timers delivered: their records are free at once. */
+		for (i = 0; i < delivered; i++)
 			timers[due[i]].state = WHL_FREE;
 		whl_record_return_bulk(whl, w, due, delivered);
-	}
-	for (; i < n; i++) {
-		struct whl_timer *t = &timers[due[i]];
-
+	} else {
 		/* Drift-free: the next period counts from this expiry. */
-		if (i < delivered)
-			t->expiry += t->evtim->timeout_ticks;
-		t->state = WHL_ARMED;
+		for (i = 0; i < delivered; i++)
+			timers[due[i]].expiry +=
+				timers[due[i]].evtim->timeout_ticks;
+	}
+	for (i = delivered; i < n; i++) {
+		timers[due[i]].state = WHL_ARMED;
 		whl_wheel_link(whl, w, due[i]);
+	}
+	rte_spinlock_unlock(&w->lock);
+}
+
+/* Link the periodic timers whose events the device took for their next
+ * period, from free-running buffer index first on. */
+static void
+whl_periodic_relink(struct whl_adapter *whl, struct whl_wheel *w,
+		    uint32_t first, uint32_t n)
+{
+	uint32_t i, idx;
+
+	rte_spinlock_lock(&w->lock);
+	for (i = 0; i < n; i++) {
+		idx = (uint32_t)swtim_evbuf_tag_of(&w->evbuf, first + i);
+		whl->timers[idx].state = WHL_ARMED;
+		whl_wheel_link(whl, w, idx);
 	}
 	rte_spinlock_unlock(&w->lock);
 }
@@ -93,13 +119,15 @@ static uint32_t
 whl_wheel_flush(struct whl_adapter *whl, struct whl_wheel *w,
 		struct swtim_evport *port)
 {
-	uint32_t accepted;
+	uint32_t first = w->evbuf.head, accepted;
 
 	/* A one-shot timer stops counting once the device has its event. */
 	accepted = swtim_evbuf_flush(&w->evbuf, port,
 				     whl->periodic ? NULL : &whl->budget,
 				     &w->stats.evtim_retry_count);
 	w->stats.ev_enq_count += accepted;
+	if (whl->periodic && accepted != 0)
+		whl_periodic_relink(whl, w, first, accepted);
 	return accepted;
 }
 
@@ -115,7 +143,9 @@ whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w,
 	uint32_t n, delivered, expired = 0, sent = 0;
 
 	if (unlikely(w->evbuf.evs == NULL) &&
-	    swtim_evbuf_init(&w->evbuf, 0, whl->socket) != 0)
+	    (whl->periodic ?
+	     swtim_evbuf_init_tagged(&w->evbuf, 0, whl->socket) :
+	     swtim_evbuf_init(&w->evbuf, 0, whl->socket)) != 0)
 		return false;	/* no memory: the timers wait for a later run */
 	/*
 	 * Offer what is already waiting first: if the device still refuses
@@ -165,9 +195,13 @@ whl_next_deadline_of(struct whl_adapter *whl)
 		tick = RTE_MIN(tick, whl_wheel_next_tick(w));
 		rte_spinlock_unlock(&w->lock);
 	}
-	/* A timer is due once its tick has started. */
-	return tick == UINT64_MAX ? UINT64_MAX :
-		whl->start_cycles + tick * whl->tick_cycles;
+	/* A timer is due once its tick has started; one too far ahead for
+	 * the clock is never due. */
+	if (tick == UINT64_MAX ||
+	    __builtin_mul_overflow(tick, whl->tick_cycles, &tick) ||
+	    __builtin_add_overflow(tick, whl->start_cycles, &tick))
+		return UINT64_MAX;
+	return tick;
 }
 
 uint64_t
