@@ -174,27 +174,53 @@ oneshot(const struct swt_evdev *dev, bool stop_while_blocked)
 }
 
 /*
- * Periodic timers keep firing while the device refuses: their expiries
- * are kept too. A timer whose event waits for the device refuses cancel
- * with EAGAIN until the device has taken it; once cancel has succeeded
- * for every timer, nothing more is enqueued, and everything counted as
- * expired arrives.
+ * Cancel every timer, retrying those a service run has in hand at that
+ * moment (EAGAIN): it must not take long, whether the device refuses or
+ * the adapter is stopped.
  */
 static int
-periodic(const struct swt_evdev *dev)
+cancel_all(struct swtim_adapter *a, struct rte_event_timer *t,
+	   unsigned int n)
+{
+	uint64_t end = swt_now() + swt_ms_to_cycles(DELIVER_MS);
+	unsigned int i, eagain = 0;
+
+	for (i = 0; i < n; i++) {
+		while (swtim_cancel(a, &t[i]) != 1) {
+			SWT_ASSERT(rte_errno == EAGAIN, "cancel %u: %s", i,
+				   rte_strerror(rte_errno));
+			SWT_ASSERT(swt_now() < end, "cancel %u: EAGAIN for "
+				   "%u ms", i, DELIVER_MS);
+			eagain++;
+			rte_pause();
+		}
+		SWT_ASSERT_EQ(t[i].state, RTE_EVENT_TIMER_CANCELED);
+	}
+	printf("    %u cancelled (%u EAGAIN on the way)\n", n, eagain);
+	return SWT_PASS;
+}
+
+/*
+ * Periodic timers keep firing while the device refuses: their expiries
+ * are kept too. Cancelling them while the device still refuses (and, with
+ * stop_first, while the adapter is stopped) succeeds, taking back the
+ * events that wait for the device: once every cancel has returned,
+ * nothing more is enqueued, and every expiry still counted arrives.
+ */
+static int
+periodic(const struct swt_evdev *dev, bool stop_first)
 {
 	const unsigned int n = 50;
 	struct swtim_adapter *a =
 		mk_adapter(dev, n, RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
 	struct rte_event_timer *t = swt_timers(n);
 	uint32_t *seen = swt_calloc(n, sizeof(*seen));
-	uint8_t *cancelled = swt_calloc(n, 1);
 	struct rte_event_timer_adapter_stats st;
-	unsigned int i, total = 0, left = n, eagain = 0;
-	uint64_t end, enq_at_cancel;
+	unsigned int i, total = 0;
+	uint64_t end, enq_at_cancel, exp_stopped = 0;
 
-	SWT_ASSERT(a != NULL && t != NULL && seen != NULL && cancelled != NULL,
-		   "setup: %s", rte_strerror(rte_errno));
+	SWT_ASSERT(a != NULL && t != NULL && seen != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
 	for (i = 0; i < n; i++) {
 		swt_timer_init(&t[i], SWT_Q_PARALLEL, TAG | i, 1 + i % 2);
 		SWT_ASSERT_BURST(swtim_arm(a, &t[i]), 1, 0);
@@ -204,45 +230,23 @@ periodic(const struct swt_evdev *dev)
 	SWT_ASSERT_OK(receive(dev, t, seen, n, false, UINT32_MAX, 200,
 			      &total));
 	pause_until_refused(a);
-	/*
-	 * Nobody dequeues: the timers whose events wait in the adapter
-	 * cannot be cancelled yet, the others can.
-	 */
-	for (i = 0; i < n; i++) {
-		if (swtim_cancel(a, &t[i]) == 1) {
-			SWT_ASSERT_EQ(t[i].state, RTE_EVENT_TIMER_CANCELED);
-			cancelled[i] = 1;
-			left--;
-			continue;
-		}
-		SWT_ASSERT(rte_errno == EAGAIN, "cancel %u: %s", i,
-			   rte_strerror(rte_errno));
-		SWT_ASSERT_EQ(t[i].state, RTE_EVENT_TIMER_ARMED);
-		eagain++;
+	/* Nobody dequeues: events of some timers wait in the adapter. */
+	if (stop_first) {
+		SWT_ASSERT_OK(swtim_adapter_stop(a));
+		SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
+		exp_stopped = st.evtim_exp_count;
 	}
-	printf("    blocked: %u cancelled, %u EAGAIN\n", n - left, eagain);
-	SWT_ASSERT(eagain > 0, "no timer waiting for the device");
-	/* The device takes their events as the worker dequeues. */
-	end = swt_now() + swt_ms_to_cycles(DELIVER_MS);
-	while (left > 0) {
-		SWT_ASSERT(swt_now() < end, "%u timers still refuse cancel",
-			   left);
-		SWT_ASSERT_OK(receive(dev, t, seen, n, false, UINT32_MAX, 2,
-				      &total));
-		for (i = 0; i < n; i++) {
-			if (cancelled[i])
-				continue;
-			if (swtim_cancel(a, &t[i]) == 1) {
-				cancelled[i] = 1;
-				left--;
-			} else {
-				SWT_ASSERT(rte_errno == EAGAIN, "cancel %u: %s",
-					   i, rte_strerror(rte_errno));
-			}
-		}
-	}
+	SWT_ASSERT_OK(cancel_all(a, t, n));
 	SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
 	enq_at_cancel = st.ev_enq_count;
+	/* Stopped, nothing expires: what cancel took back shows. */
+	if (stop_first)
+		SWT_ASSERT(st.evtim_exp_count < exp_stopped, "no waiting "
+			   "event taken back (%" PRIu64 " expiries before "
+			   "the cancels, %" PRIu64 " after)", exp_stopped,
+			   st.evtim_exp_count);
+	if (stop_first)
+		SWT_ASSERT_OK(swtim_adapter_start(a));
 	/* Until every expiry counted has been enqueued and received. */
 	end = swt_now() + swt_ms_to_cycles(DELIVER_MS);
 	do {
@@ -548,13 +552,25 @@ oneshot_stop_while_blocked_sw(void)
 static int
 periodic_dsw(void)
 {
-	return periodic(&swt_dev);
+	return periodic(&swt_dev, false);
 }
 
 static int
 periodic_sw(void)
 {
-	return periodic(&sw_dev);
+	return periodic(&sw_dev, false);
+}
+
+static int
+periodic_stopped_dsw(void)
+{
+	return periodic(&swt_dev, true);
+}
+
+static int
+periodic_stopped_sw(void)
+{
+	return periodic(&sw_dev, true);
 }
 
 static const struct swt_case cases[] = {
@@ -564,6 +580,8 @@ static const struct swt_case cases[] = {
 	SWT_CASE(oneshot_stop_while_blocked_sw),
 	SWT_CASE(periodic_dsw),
 	SWT_CASE(periodic_sw),
+	SWT_CASE(periodic_stopped_dsw),
+	SWT_CASE(periodic_stopped_sw),
 	SWT_CASE(free_while_blocked_dsw),
 	SWT_CASE(free_while_blocked_sw),
 	SWT_CASE(free_while_blocked_added_port_dsw),

@@ -327,13 +327,13 @@ swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
  * - EINVAL: NULL/bad adapter or timer, or the timer is not ARMED (for
  *   example it has expired);
  * - EAGAIN: the timer is expiring at this very moment; a retry gives
- *   EINVAL once its state has become NOT_ARMED. A periodic timer answers
- *   EAGAIN for as long as its last expiry event waits for the event
- *   device, which under back-pressure lasts until the device takes it:
- *   keep dequeuing between retries. A retry then cancels it.
+ *   EINVAL once its state has become NOT_ARMED (a periodic timer: a
+ *   retry cancels it).
  * A cancelled timer is in state RTE_EVENT_TIMER_CANCELED and no expiry
- * event of it is enqueued after the cancel returned (periodic timers:
- * the events of earlier periods may still be in the device).
+ * event of it is enqueued after the cancel returned: a periodic timer's
+ * event that still waits in the adapter for the event device (under
+ * back-pressure, or with the adapter stopped) is taken back and never
+ * enqueued; events of its earlier periods may still be in the device.
  *
  * Thread safety: MT safe; any thread may cancel any timer.
  *

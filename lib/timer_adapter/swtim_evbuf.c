@@ -118,6 +118,29 @@ swtim_evbuf_grow(struct swtim_evbuf *buf)
 	return 0;
 }
 
+bool
+swtim_evbuf_remove_tagged(struct swtim_evbuf *buf, uintptr_t tag)
+{
+	uint32_t gap, pos, next;
+
+	for (gap = buf->head; gap != buf->tail; gap++)
+		if (buf->tags[gap & buf->mask] == tag)
+			break;
+	if (gap == buf->tail)
+		return false;
+	/* Close the gap from behind: the events before it keep their
+	 * places, and so does the head the device takes from. */
+	for (pos = gap, next = gap + 1; next != buf->tail; pos = next++) {
+		buf->evs[pos & buf->mask] = buf->evs[next & buf->mask];
+		buf->tags[pos & buf->mask] = buf->tags[next & buf->mask];
+	}
+	buf->tail--;
+	/* It was offered to the device already if it sat before tried. */
+	if ((int32_t)(buf->tried - gap) > 0)
+		buf->tried--;
+	return true;
+}
+
 void
 swtim_evports_init(struct swtim_evports *ports,
 		   const struct swtim_adapter_params *params)

@@ -239,6 +239,21 @@ swtim_evbuf_tag_of(const struct swtim_evbuf *buf, uint32_t pos)
 }
 
 /**
+ * Take the event tagged tag out of a tagged buffer, keeping the others in
+ * order: for a cancel that beat the device to a periodic timer's event.
+ * The caller must own the buffer as the service does (the driver's scan
+ * claim).
+ *
+ * @param buf
+ *   The buffer.
+ * @param tag
+ *   The event's tag.
+ * @return
+ *   true, or false if no event has that tag.
+ */
+bool swtim_evbuf_remove_tagged(struct swtim_evbuf *buf, uintptr_t tag);
+
+/**
  * Append the first n events written with swtim_evbuf_at().
  *
  * @param buf

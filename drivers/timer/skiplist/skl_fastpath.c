@@ -132,12 +132,46 @@ skl_timer_stop_wait(struct skl_adapter *skl, struct skl_timer *t)
 	}
 }
 
+/*
+ * Cancel a periodic timer whose last event waits in a list's buffer
+ * (owner evtim|BUSY, its rte_timer stopped, until the device takes the
+ * event: skl_service.c): take the event back out of the buffer, which
+ * needs the list's scan claim, so EAGAIN while a service run has the list
+ * (it may be handing the event to the device right now). Without this,
+ * such a cancel could only wait for the device, and for ever while the
+ * adapter is stopped. Returns 0 once the object is ours (owner 0).
+ */
+static int
+skl_cancel_waiting(struct skl_adapter *skl, struct skl_timer *t,
+		   struct rte_event_timer *evtim)
+{
+	uintptr_t busy = (uintptr_t)evtim | SKL_OWNER_BUSY;
+	struct skl_list *list = &skl->lists[t->waiting_list];
+	int err = 0;
+
+	if (__atomic_exchange_n(&list->scanning, 1, __ATOMIC_ACQUIRE))
+		return EAGAIN;
+	/*
+	 * With the claim no run can resume the timer, so if it is still
+	 * waiting its event is in this buffer. If a run resumed it before
+	 * we got the claim, it is armed again: ask again.
+	 */
+	if (!__atomic_compare_exchange_n(&t->owner, &busy, 0, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		err = EAGAIN;
+	else if (swtim_evbuf_remove_tagged(&list->evbuf, (uintptr_t)t))
+		list->stats.evtim_exp_count--;	/* taken back */
+	__atomic_store_n(&list->scanning, 0, __ATOMIC_RELEASE);
+	return err;
+}
+
 uint16_t
 skl_cancel_burst(const struct swtim_adapter *adapter,
 		 struct rte_event_timer **evtims, uint16_t nb)
 {
 	struct skl_adapter *skl = skl_of(adapter);
 	uint16_t i;
+	int err;
 
 	for (i = 0; i < nb; i++) {
 		struct rte_event_timer *evtim = evtims[i];
@@ -149,15 +183,23 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 			rte_errno = EINVAL;
 			break;
 		}
-		if (unlikely(!__atomic_compare_exchange_n(&t->owner, &expected,
+		if (likely(__atomic_compare_exchange_n(&t->owner, &expected,
 				0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))) {
+			skl_timer_stop_wait(skl, t);
+		} else if (skl->periodic &&
+			   expected == ((uintptr_t)evtim | SKL_OWNER_BUSY)) {
+			err = skl_cancel_waiting(skl, t, evtim);
+			if (err != 0) {
+				rte_errno = err;
+				break;
+			}
+		} else {
 			/* The service is delivering it, or already has. */
 			rte_errno = __atomic_load_n(&evtim->state,
 				__ATOMIC_ACQUIRE) == RTE_EVENT_TIMER_ARMED ?
 				EAGAIN : EINVAL;
 			break;
 		}
-		skl_timer_stop_wait(skl, t);
 		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
 				 __ATOMIC_RELEASE);
 		if (t->home == swtim_recycler_owner())

@@ -32,8 +32,10 @@
  * the timer is delivered or cancelled, so it is never both. A periodic
  * timer stays evtim|BUSY, its rte_timer stopped, until the device has
  * taken its event; only then is it armed for its next period and moved
- * back to evtim: a cancel meanwhile fails with EAGAIN, so that none that
- * succeeds leaves an event of its timer in the buffer. Cancel reads
+ * back to evtim. A cancel meanwhile takes the event back out of the
+ * buffer, under the list's scan claim (EAGAIN while a service run has
+ * the list), so that none that succeeds leaves an event of its timer to
+ * be enqueued later. Cancel reads
  * its object from the event timer, which may be stale if the object was
  * recycled for another event timer meanwhile: the CAS then fails because
  * owner names the other timer, and the stale object is left alone.
@@ -86,6 +88,8 @@ struct skl_timer {
 	uint64_t next_expire;
 	/** Periodic timers: the period in timer cycles. */
 	uint64_t period;
+	/** Periodic timers: the list whose buffer holds its waiting event. */
+	uint16_t waiting_list;
 };
 
 /**

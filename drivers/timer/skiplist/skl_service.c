@@ -55,16 +55,26 @@ skl_timer_expired(struct rte_timer *tim)
 	struct rte_event_timer *evtim = (struct rte_event_timer *)owner;
 	struct rte_event *ev;
 
-	if (owner == 0 || !__atomic_compare_exchange_n(&t->owner, &owner,
+	/* 0: cancelled, the canceller waits for us. BUSY cannot be seen
+	 * here: a timer is on a list only while its owner is not BUSY. */
+	if (owner == 0 || (owner & SKL_OWNER_BUSY) ||
+	    !__atomic_compare_exchange_n(&t->owner, &owner,
 			owner | SKL_OWNER_BUSY, false, __ATOMIC_ACQ_REL,
 			__ATOMIC_ACQUIRE))
-		return;	/* cancelled: the canceller waits for us */
+		return;
 
 	ev = skl->periodic ? swtim_evbuf_slot_tagged(&list->evbuf,
 						     (uintptr_t)t) :
 		swtim_evbuf_slot(&list->evbuf);
 	if (unlikely(ev == NULL)) {
 		SWTIM_LOG(ERR, "no memory to keep an expiry event");
+		/*
+		 * Ours again before it is back on a list, where another
+		 * service lcore may fire it at once. A cancel from now on
+		 * waits in rte_timer_alt_stop() until this callback is
+		 * done, then stops the timer wherever we put it.
+		 */
+		__atomic_store_n(&t->owner, owner, __ATOMIC_RELEASE);
 		if (skl->periodic) {
 			/* Skip this period, on to the next. */
 			t->next_expire = skl_cycles_add(t->next_expire,
@@ -79,7 +89,6 @@ skl_timer_expired(struct rte_timer *tim)
 					    rte_lcore_id(), NULL, skl);
 			list->stats.evtim_retry_count++;
 		}
-		__atomic_store_n(&t->owner, owner, __ATOMIC_RELEASE);
 		return;
 	}
 	*ev = evtim->ev;
@@ -89,9 +98,10 @@ skl_timer_expired(struct rte_timer *tim)
 
 	if (skl->periodic) {
 		/* Stays BUSY, off its list, until the device has the event
-		 * (skl_list_flush()). Drift-free: the next period counts
-		 * from this one's deadline. */
+		 * (skl_list_flush()) or a cancel takes it back. Drift-free:
+		 * the next period counts from this one's deadline. */
 		t->next_expire = skl_cycles_add(t->next_expire, t->period);
+		t->waiting_list = list - skl->lists;
 		return;
 	}
 	/* NOT_ARMED before the event can be dequeued: the application may

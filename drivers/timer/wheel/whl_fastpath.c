@@ -167,6 +167,36 @@ whl_lock_owner(struct whl_adapter *whl, const struct whl_timer *t,
 }
 
 /*
+ * Cancel a periodic timer whose last event waits in its wheel's buffer
+ * (record EXPIRING until the device takes the event, whl_service.c), with
+ * the wheel's lock held: take the event back out of the buffer, which
+ * needs the wheel's scan claim, so EAGAIN while a service run has the
+ * wheel (it may be handing the event to the device right now). Without
+ * this, such a cancel could only wait for the device, and for ever while
+ * the adapter is stopped.
+ */
+static int
+whl_cancel_waiting(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
+{
+	struct whl_timer *t = &whl->timers[idx];
+	bool found;
+
+	/* The lock is held: only try the claim, never wait for it. */
+	if (__atomic_exchange_n(&w->scanning, 1, __ATOMIC_ACQUIRE))
+		return EAGAIN;
+	found = swtim_evbuf_remove_tagged(&w->evbuf, idx);
+	if (found)
+		w->stats.evtim_exp_count--;	/* taken back */
+	__atomic_store_n(&w->scanning, 0, __ATOMIC_RELEASE);
+	if (unlikely(!found))
+		return EAGAIN;	/* cannot happen: no run had it */
+	t->evtim = NULL;
+	t->state = WHL_FREE;
+	whl_record_put(whl, w, idx);
+	return 0;
+}
+
+/*
  * Cancel one timer; 0 or the errno. *held is the wheel whose lock the
  * caller holds (NULL: none), and on return the one it holds now: a burst
  * keeps one lock while its timers are in the same wheel.
@@ -187,9 +217,12 @@ whl_cancel_one(struct whl_adapter *whl, struct rte_event_timer *evtim,
 	*held = w;
 	if (unlikely(t->evtim != evtim || t->state == WHL_FREE))
 		return EINVAL;	/* expired and recycled meanwhile */
-	if (unlikely(t->state == WHL_EXPIRING))
+	if (unlikely(t->state == WHL_EXPIRING)) {
+		if (whl->periodic)
+			return whl_cancel_waiting(whl, w, idx);
 		return __atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
 			RTE_EVENT_TIMER_ARMED ? EAGAIN : EINVAL;
+	}
 	whl_wheel_unlink(whl, w, idx);
 	t->evtim = NULL;
 	t->state = WHL_FREE;
