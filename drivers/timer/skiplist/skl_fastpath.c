@@ -146,21 +146,30 @@ skl_cancel_waiting(struct skl_adapter *skl, struct skl_timer *t,
 		   struct rte_event_timer *evtim)
 {
 	uintptr_t busy = (uintptr_t)evtim | SKL_OWNER_BUSY;
-	struct skl_list *list = &skl->lists[t->waiting_list];
+	struct skl_list *list = &skl->lists[__atomic_load_n(&t->waiting_list,
+							    __ATOMIC_RELAXED)];
 	int err = 0;
 
 	if (__atomic_exchange_n(&list->scanning, 1, __ATOMIC_ACQUIRE))
 		return EAGAIN;
 	/*
-	 * With the claim no run can resume the timer, so if it is still
-	 * waiting its event is in this buffer. If a run resumed it before
-	 * we got the claim, it is armed again: ask again.
+	 * With the claim no run can resume the timer or be inside its
+	 * callback, so if it still waits its event is in this buffer. If
+	 * a run resumed it before we got the claim, it is armed again, or
+	 * may even be BUSY for another list by now: ask again. Only once
+	 * the event is out is the timer ours.
 	 */
-	if (!__atomic_compare_exchange_n(&t->owner, &busy, 0, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+	if (__atomic_load_n(&t->owner, __ATOMIC_ACQUIRE) != busy ||
+	    !swtim_evbuf_remove_tagged(&list->evbuf, (uintptr_t)t)) {
 		err = EAGAIN;
-	else if (swtim_evbuf_remove_tagged(&list->evbuf, (uintptr_t)t))
-		list->stats.evtim_exp_count--;	/* taken back */
+	} else {
+		/* Nobody else changes a waiting owner without the claim. */
+		RTE_VERIFY(__atomic_compare_exchange_n(&t->owner, &busy, 0,
+				false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+		/* Taken back; a stats reset may have cleared it already. */
+		if (list->stats.evtim_exp_count != 0)
+			list->stats.evtim_exp_count--;
+	}
 	__atomic_store_n(&list->scanning, 0, __ATOMIC_RELEASE);
 	return err;
 }

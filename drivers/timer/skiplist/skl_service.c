@@ -55,6 +55,15 @@ skl_timer_expired(struct rte_timer *tim)
 	struct rte_event_timer *evtim = (struct rte_event_timer *)owner;
 	struct rte_event *ev;
 
+	/*
+	 * Before the owner turns BUSY: a cancel that sees BUSY looks for
+	 * the event in this list's buffer, under this list's claim, which
+	 * this scan holds until the event is there or the timer is ours
+	 * no more. (Written even if a cancel wins below: it waits for us.)
+	 */
+	if (skl->periodic)
+		__atomic_store_n(&t->waiting_list, list - skl->lists,
+				 __ATOMIC_RELAXED);
 	/* 0: cancelled, the canceller waits for us. BUSY cannot be seen
 	 * here: a timer is on a list only while its owner is not BUSY. */
 	if (owner == 0 || (owner & SKL_OWNER_BUSY) ||
@@ -101,7 +110,6 @@ skl_timer_expired(struct rte_timer *tim)
 		 * (skl_list_flush()) or a cancel takes it back. Drift-free:
 		 * the next period counts from this one's deadline. */
 		t->next_expire = skl_cycles_add(t->next_expire, t->period);
-		t->waiting_list = list - skl->lists;
 		return;
 	}
 	/* NOT_ARMED before the event can be dequeued: the application may
