@@ -165,6 +165,11 @@ swtim_evbuf_watch_stall(struct swtim_evbuf *buf,
 	uint64_t now = rte_get_timer_cycles(), hz = rte_get_timer_hz();
 	uint64_t stalled_ms;
 
+	/* Refused outright: let the device breathe before the next offer. */
+	__atomic_store_n(&buf->retry_at, accepted == 0 &&
+			 buf->head != buf->tail ?
+			 now + hz * SWTIM_EVBUF_RETRY_US / US_PER_S : 0,
+			 __ATOMIC_RELAXED);
 	if (accepted != 0 || buf->head == buf->tail) {
 		if (buf->stall_reported)
 			SWTIM_LOG(NOTICE, "event device %u port %u takes expiry"

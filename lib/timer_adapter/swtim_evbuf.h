@@ -45,6 +45,17 @@
 #define SWTIM_EVBUF_ENQ_BURST_MAX 32
 
 /*
+ * A buffer whose events the device refused outright is offered again no
+ * sooner than this: a service polling in a tight loop would otherwise
+ * hold the buffer (its driver's scan claim) nearly all the time, and a
+ * cancel that needs the claim to take back a periodic timer's waiting
+ * event would see EAGAIN hundreds of times in a row (measured: up to 68
+ * ms with two service lcores on two shared CPUs). The device frees room
+ * only as workers dequeue; 2 us adds at most that to a stall.
+ */
+#define SWTIM_EVBUF_RETRY_US 2
+
+/*
  * A device that has refused every event offered for this long gets a
  * warning in the log: the timers wait, counted, for as long as it takes,
  * and without a word the application would only see expiries stop.
@@ -71,6 +82,8 @@ struct swtim_evbuf {
 	bool stall_reported;	/**< the warning for this stall is out */
 	/** Timer cycles since the device refuses everything; 0: it does not. */
 	uint64_t refused_since;
+	/** Timer cycles before which not to offer refused events again. */
+	uint64_t retry_at;
 };
 
 /**
@@ -150,6 +163,24 @@ void swtim_evbuf_free(struct swtim_evbuf *buf);
  *   0, -ENOSPC or -ENOMEM.
  */
 int swtim_evbuf_grow(struct swtim_evbuf *buf);
+
+/**
+ * Whether the buffer holds events that the device refused outright so
+ * recently that they are not to be offered yet (SWTIM_EVBUF_RETRY_US).
+ * A hint, read without the buffer's owner.
+ *
+ * @param buf
+ *   The buffer.
+ * @param now
+ *   Timer cycles now.
+ * @return
+ *   true if the buffer has nothing to offer before a later run.
+ */
+static inline bool
+swtim_evbuf_backing_off(const struct swtim_evbuf *buf, uint64_t now)
+{
+	return now < __atomic_load_n(&buf->retry_at, __ATOMIC_RELAXED);
+}
 
 /**
  * Number of events in the buffer.
@@ -352,6 +383,7 @@ uint32_t swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
 static inline void
 swtim_evbuf_stall_reset(struct swtim_evbuf *buf)
 {
+	__atomic_store_n(&buf->retry_at, 0, __ATOMIC_RELAXED);
 	buf->refused_since = 0;
 	buf->stall_reported = false;
 }

@@ -288,9 +288,11 @@ skl_service_run(void *arg)
 		unsigned int lcore = skl->polled.ids[i];
 		struct skl_list *list = &skl->lists[lcore];
 
-		/* Unlocked hints: not due and nothing to flush. */
+		/* Unlocked hints: not due, and nothing to flush or events
+		 * the device has just refused. */
 		if (now < __atomic_load_n(&list->next_scan, __ATOMIC_RELAXED) &&
-		    swtim_evbuf_count(&list->evbuf) == 0)
+		    (swtim_evbuf_count(&list->evbuf) == 0 ||
+		     swtim_evbuf_backing_off(&list->evbuf, now)))
 			continue;
 		if (__atomic_exchange_n(&list->scanning, 1, __ATOMIC_ACQUIRE))
 			continue;	/* another service lcore has it */

@@ -245,10 +245,15 @@ whl_service_run(void *arg)
 	for (i = 0; i < nb_polled; i++) {
 		struct whl_wheel *w = &whl->wheels[whl->polled.ids[i]];
 
-		/* Unlocked hints: nothing due and nothing to flush. */
-		if ((__atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) == 0 ||
-		     __atomic_load_n(&w->cur, __ATOMIC_RELAXED) > target) &&
-		    swtim_evbuf_count(&w->evbuf) == 0)
+		/*
+		 * Unlocked hints: nothing to flush and nothing due; or events
+		 * the device has just refused, which hold back what is due
+		 * anyway (whl_wheel_scan()).
+		 */
+		if (swtim_evbuf_count(&w->evbuf) != 0 ?
+		    swtim_evbuf_backing_off(&w->evbuf, now) :
+		    (__atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) == 0 ||
+		     __atomic_load_n(&w->cur, __ATOMIC_RELAXED) > target))
 			continue;
 		if (__atomic_exchange_n(&w->scanning, 1, __ATOMIC_ACQUIRE))
 			continue;	/* another service lcore has it */
