@@ -66,7 +66,7 @@ whl_records_create(struct whl_adapter *whl, uint16_t adapter_id,
 	}
 	whl->nb_records = nb_timers + WHL_RECORD_SLACK;
 	whl->nb_blocks = nb_blocks;
-	whl->timers = rte_zmalloc_socket("swtim_whl_timers",
+	whl->timers = rte_malloc_socket("swtim_whl_timers",
 			(size_t)whl->nb_records * sizeof(whl->timers[0]),
 			RTE_CACHE_LINE_SIZE, whl->socket);
 	whl->blocks = rte_malloc_socket("swtim_whl_blocks",
@@ -77,6 +77,18 @@ whl_records_create(struct whl_adapter *whl, uint16_t adapter_id,
 			  whl->nb_records, whl->nb_blocks);
 		return -ENOMEM;
 	}
+	/*
+	 * Written through once here, so that no page of them is first
+	 * touched by an arm: memory without hugepages is faulted in on its
+	 * first write (rte_zmalloc() does not write memory fresh from the
+	 * system), and the free rings hand out the records and blocks never
+	 * used before last, one page fault per 128 records. Measured: 55
+	 * more cycles an arm in bursts while the wheel worked through them.
+	 */
+	memset(whl->timers, 0,
+	       (size_t)whl->nb_records * sizeof(whl->timers[0]));
+	memset(whl->blocks, 0,
+	       (size_t)whl->nb_blocks * sizeof(whl->blocks[0]));
 	snprintf(name, sizeof(name), "swtim_whl_%u", adapter_id);
 	whl->free_ring = whl_index_ring_create(name, whl->nb_records,
 					       whl->socket);
