@@ -45,13 +45,15 @@
 #define SWTIM_EVBUF_ENQ_BURST_MAX 32
 
 /*
- * A buffer whose events the device refused outright is offered again no
- * sooner than this: a service polling in a tight loop would otherwise
- * hold the buffer (its driver's scan claim) nearly all the time, and a
- * cancel that needs the claim to take back a periodic timer's waiting
- * event would see EAGAIN hundreds of times in a row (measured: up to 68
- * ms with two service lcores on two shared CPUs). The device frees room
- * only as workers dequeue; 2 us adds at most that to a stall.
+ * A buffer whose events the device refused outright is not offered again
+ * for this long (swtim_evbuf_backing_off(); a driver may still offer it
+ * when it scans for other reasons, such as a list falling due): a
+ * service polling in a tight loop would otherwise hold the buffer (its
+ * driver's scan claim) nearly all the time, and a cancel that needs the
+ * claim to take back a periodic timer's waiting event would see EAGAIN
+ * hundreds of times in a row (measured: up to 68 ms with two service
+ * lcores on two shared CPUs). The device frees room only as workers
+ * dequeue; 2 us adds at most that to a stall.
  */
 #define SWTIM_EVBUF_RETRY_US 2
 

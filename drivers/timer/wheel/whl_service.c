@@ -67,9 +67,10 @@ whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
 /*
  * Give a delivered chunk's records back. A periodic timer whose event is
  * in the buffer stays EXPIRING, its next period set, until the device has
- * taken the event (whl_wheel_flush()): a cancel meanwhile gets EAGAIN, so
- * that none that succeeds leaves an event of its timer to be enqueued
- * after it. Records whose events could not be built go back as due.
+ * taken the event (whl_wheel_flush()); a cancel meanwhile takes the event
+ * back out of the buffer (whl_fastpath.c), so that none that succeeds
+ * leaves an event of its timer to be enqueued after it. Records whose
+ * events could not be built go back as due.
  */
 static void
 whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
