@@ -422,6 +422,33 @@ create_tick_too_fine(void)
 	return SWT_PASS;
 }
 
+/*
+ * A tick too long for 64 bits of timer cycles (centuries) is refused:
+ * wrapped, it would make timers fall due at once. The longest that fits
+ * is taken.
+ */
+static int
+create_tick_past_the_clock(void)
+{
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, UINT64_MAX, UINT64_MAX, NB_TIMERS, 0);
+	uint64_t fits = (uint64_t)(((unsigned __int128)UINT64_MAX - 1) *
+				   1000000000 / swt_ns_to_cycles(1000000000));
+	struct swtim_adapter *a;
+	uint32_t ports = swt_evdev_port_count(swt_dev.dev_id);
+
+	SWT_ASSERT_NULL_ERRNO(swt_adapter_create(&c, APP_PORT), ERANGE);
+	SWT_ASSERT_NULL_ERRNO(swt_adapter_create(&c, -1), ERANGE);
+	SWT_ASSERT_EQ(swt_evdev_port_count(swt_dev.dev_id), ports);
+	SWT_ASSERT_NULL_ERRNO(swtim_adapter_lookup(ID), ENOENT);
+	c.timer_tick_ns = fits;
+	a = swt_adapter_create(&c, APP_PORT);
+	SWT_ASSERT(a != NULL, "tick %" PRIu64 " ns: %s", fits,
+		   rte_strerror(rte_errno));
+	SWT_ASSERT_EQ(swt_adapter_tick_ns(a), fits);
+	return SWT_PASS;
+}
+
 static int
 create_adjust_res_keeps_coarse_tick(void)
 {
@@ -1129,6 +1156,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(create_default_driver),
 	SWT_CASE(create_tick_too_fine),
 	SWT_CASE(create_adjust_res_keeps_coarse_tick),
+	SWT_CASE(create_tick_past_the_clock),
 	SWT_CASE(get_info_einval),
 	SWT_CASE(start_einval),
 	SWT_CASE(start_twice),

@@ -87,7 +87,8 @@ struct swtim_adapter;
  *     zero tick/nb_timers, max_tmo_ns < timer_tick_ns, bad flags;
  *   - EEXIST: an adapter with this id exists;
  *   - ERANGE: tick finer than the driver supports without
- *     RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES;
+ *     RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES, or so long (centuries) that
+ *     it does not fit in 64 bits of timer cycles;
  *   - ENOMEM: out of memory;
  *   - any error of the event device port setup.
  *   A refused create leaves nothing behind.

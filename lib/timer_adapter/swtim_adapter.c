@@ -127,20 +127,31 @@ swtim_adapter_sched_types_cache(struct swtim_adapter *adapter)
 
 /*
  * Convert the tick to timer cycles, the unit librte_timer counts in,
- * rounded up so that no timer is early.
+ * rounded up so that no timer is early; UINT64_MAX if that does not fit
+ * in 64 bits.
  */
 static uint64_t
 swtim_ns_to_cycles_ceil(uint64_t ns)
 {
 	unsigned __int128 c = (unsigned __int128)ns * rte_get_timer_hz();
 
-	return (uint64_t)((c + NS_PER_S - 1) / NS_PER_S);
+	c = (c + NS_PER_S - 1) / NS_PER_S;
+	return c > UINT64_MAX ? UINT64_MAX : (uint64_t)c;
 }
 
 static int
 swtim_tick_apply(const struct swtim_driver *drv,
 		 struct rte_event_timer_adapter_conf *conf)
 {
+	/*
+	 * A tick of 2^64 timer cycles or more (centuries) cannot be counted
+	 * in; wrapped, it would make timers fall due at once.
+	 */
+	if (swtim_ns_to_cycles_ceil(conf->timer_tick_ns) == UINT64_MAX) {
+		SWTIM_LOG(ERR, "tick %" PRIu64 " ns too long for 64 bits of "
+			  "timer cycles", conf->timer_tick_ns);
+		return -ERANGE;
+	}
 	if (conf->timer_tick_ns >= drv->min_tick_ns)
 		return 0;
 	if (!(conf->flags & RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES)) {

@@ -117,4 +117,20 @@ swtim_gate_close(struct swtim_service_gate *g, uint32_t service_id)
 		rte_pause();
 }
 
+/**
+ * Wait until no service lcore can still be about to call the service's
+ * callback. DPDK's service runner reads a service's run state, then marks
+ * the service active on its lcore and calls it: a runner that read the
+ * state just before the service stopped may still make the call, unseen
+ * by rte_service_may_be_active(). Harmless while the adapter exists (its
+ * gate is closed), fatal once the callback's data is freed, so call after
+ * the service stopped (component run state 0) and before unregistering it
+ * or freeing what its callback uses. Each service lcore still running is
+ * waited for until it has finished the loop it was in.
+ *
+ * @param service_id
+ *   The service.
+ */
+void swtim_service_quiesce(uint32_t service_id);
+
 #endif /* SWTIM_SERVICE_H */

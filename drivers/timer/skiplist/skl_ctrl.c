@@ -139,6 +139,8 @@ skl_uninit(struct swtim_adapter *adapter)
 		return;
 	if (skl->service_id != UINT32_MAX) {
 		rte_service_component_runstate_set(skl->service_id, 0);
+		/* No service lcore may still call in with skl. */
+		swtim_service_quiesce(skl->service_id);
 		rte_service_component_unregister(skl->service_id);
 	}
 	if (skl->timer_data_id != UINT32_MAX) {

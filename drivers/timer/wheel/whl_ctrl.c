@@ -165,6 +165,8 @@ whl_uninit(struct swtim_adapter *adapter)
 		return;
 	if (whl->service_id != UINT32_MAX) {
 		rte_service_component_runstate_set(whl->service_id, 0);
+		/* No service lcore may still call in with whl. */
+		swtim_service_quiesce(whl->service_id);
 		rte_service_component_unregister(whl->service_id);
 	}
 	/* Timers still armed are cancelled by the free. */
