@@ -121,7 +121,7 @@ skl_timer_reclaim(struct rte_timer *tim, void *arg __rte_unused)
 {
 	struct skl_timer *t = container_of(tim, struct skl_timer, tim);
 	struct rte_event_timer *evtim =
-		(struct rte_event_timer *)(t->owner & ~SKL_OWNER_BUSY);
+		(struct rte_event_timer *)SKL_OWNER_EVTIM(t->owner);
 
 	if (evtim != NULL)
 		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,

@@ -73,15 +73,22 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 			}
 			evtim->impl_opaque[0] = (uintptr_t)t;
 			evtim->impl_opaque[1] = (uintptr_t)skl;
-			__atomic_store_n(&t->owner, (uintptr_t)evtim,
-					 __ATOMIC_RELAXED);
+			uintptr_t arming = (uintptr_t)evtim | SKL_OWNER_ARMING;
+
+			__atomic_store_n(&t->owner, arming, __ATOMIC_RELAXED);
 			/* ARMED before the timer can fire and set NOT_ARMED. */
 			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
 					 __ATOMIC_RELEASE);
-			/* Cannot fail: a free object is always stopped. */
+			/* Cannot fail: a free object is always stopped, and
+			 * no cancel stops it while it is ARMING. */
 			RTE_VERIFY(rte_timer_alt_reset(skl->timer_data_id,
 					&t->tim, cycles, SINGLE, lcore, NULL,
 					skl) == 0);
+			/* On its list: cancel may have it now. If this fails,
+			 * the service has it already. */
+			__atomic_compare_exchange_n(&t->owner, &arming,
+					(uintptr_t)evtim, false,
+					__ATOMIC_RELEASE, __ATOMIC_RELAXED);
 		}
 		done += got;
 		if (unlikely(got < chunk))
@@ -235,7 +242,7 @@ skl_remaining_ticks_get(const struct swtim_adapter *adapter,
 	if (evtim->impl_opaque[1] != (uintptr_t)skl || t == NULL)
 		return -EINVAL;
 	owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
-	if ((owner & ~SKL_OWNER_BUSY) != (uintptr_t)evtim)
+	if (SKL_OWNER_EVTIM(owner) != (uintptr_t)evtim)
 		return -EINVAL;
 	/* A periodic timer whose event waits for the device is not on a
 	 * list: its next period is due at next_expire. */

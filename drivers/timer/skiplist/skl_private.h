@@ -23,12 +23,19 @@
  * Who owns a timer object (struct skl_timer) is decided by one word,
  * skl_timer.owner, changed only by compare-and-swap:
  *
+ *   evtim | ARMING   being armed: its rte_timer may not be on a list yet
  *   evtim            armed, idle
  *   evtim | BUSY     the service is turning it into an expiry event
  *   0                free (never armed, expired, or cancelled)
  *
- * The service moves evtim -> evtim|BUSY before it delivers; cancel moves
- * evtim -> 0 before it stops the rte_timer. Whoever wins decides whether
+ * An arm publishes evtim|ARMING (and the state ARMED, before the timer
+ * can fire and set NOT_ARMED), puts the rte_timer on its list, then moves
+ * evtim|ARMING -> evtim; a cancel that comes in between gets EAGAIN, for
+ * stopping a timer not yet on its list would recycle an object the arm
+ * is about to put there. The service moves evtim or evtim|ARMING ->
+ * evtim|BUSY before it delivers (the arm's last move then fails, and it
+ * leaves the timer to the service); cancel moves evtim -> 0 before it
+ * stops the rte_timer. Whoever wins decides whether
  * the timer is delivered or cancelled, so it is never both. A periodic
  * timer stays evtim|BUSY, its rte_timer stopped, until the device has
  * taken its event; only then is it armed for its next period and moved
@@ -74,6 +81,12 @@
 
 /* Set in skl_timer.owner while the service delivers the timer. */
 #define SKL_OWNER_BUSY ((uintptr_t)1)
+/* Set in skl_timer.owner while an arm puts the timer on its list. */
+#define SKL_OWNER_ARMING ((uintptr_t)2)
+/* The event timer an owner word names (event timers are 64-byte
+ * aligned: the low bits are free for the flags). */
+#define SKL_OWNER_EVTIM(owner) \
+	((owner) & ~(SKL_OWNER_BUSY | SKL_OWNER_ARMING))
 
 /** A timer object: the rte_timer and who owns it. */
 struct skl_timer {

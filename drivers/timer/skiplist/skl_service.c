@@ -52,7 +52,8 @@ skl_timer_expired(struct rte_timer *tim)
 	struct skl_adapter *skl = tim->arg;
 	struct skl_list *list = RTE_PER_LCORE(skl_scanned);
 	uintptr_t owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
-	struct rte_event_timer *evtim = (struct rte_event_timer *)owner;
+	struct rte_event_timer *evtim =
+		(struct rte_event_timer *)SKL_OWNER_EVTIM(owner);
 	struct rte_event *ev;
 
 	/*
@@ -68,8 +69,8 @@ skl_timer_expired(struct rte_timer *tim)
 	 * here: a timer is on a list only while its owner is not BUSY. */
 	if (owner == 0 || (owner & SKL_OWNER_BUSY) ||
 	    !__atomic_compare_exchange_n(&t->owner, &owner,
-			owner | SKL_OWNER_BUSY, false, __ATOMIC_ACQ_REL,
-			__ATOMIC_ACQUIRE))
+			(uintptr_t)evtim | SKL_OWNER_BUSY, false,
+			__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return;
 
 	ev = skl->periodic ? swtim_evbuf_slot_tagged(&list->evbuf,
@@ -78,12 +79,15 @@ skl_timer_expired(struct rte_timer *tim)
 	if (unlikely(ev == NULL)) {
 		SWTIM_LOG(ERR, "no memory to keep an expiry event");
 		/*
-		 * Ours again before it is back on a list, where another
-		 * service lcore may fire it at once. A cancel from now on
-		 * waits in rte_timer_alt_stop() until this callback is
-		 * done, then stops the timer wherever we put it.
+		 * Armed and idle again before it is back on a list, where
+		 * another service lcore may fire it at once (without ARMING:
+		 * an arm still finishing then finds it moved and leaves it).
+		 * A cancel from now on waits in rte_timer_alt_stop() until
+		 * this callback is done, then stops the timer wherever we
+		 * put it.
 		 */
-		__atomic_store_n(&t->owner, owner, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->owner, (uintptr_t)evtim,
+				 __ATOMIC_RELEASE);
 		if (skl->periodic) {
 			/* Skip this period, on to the next. */
 			t->next_expire = skl_cycles_add(t->next_expire,
