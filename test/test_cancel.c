@@ -18,6 +18,9 @@
 #include <pthread.h>
 #include <string.h>
 
+#include <rte_pause.h>
+#include <rte_timer.h>
+
 #include "swtim_test.h"
 
 #define TICK_NS		(100 * 1000)		/* 100 us */
@@ -463,6 +466,91 @@ cancel_races_expiry_two_service_lcores(void)
 	return races(2);
 }
 
+/* ---- cancel racing the arm of the same timer ---- */
+
+#define RACE_ROUNDS	50000
+
+static struct {
+	const struct swtim_adapter *a;
+	struct rte_event_timer *t;
+	uint32_t armed_round;	/* the arming lcore's round, published */
+	uint32_t cancelled_round;	/* the cancelling lcore's, published */
+	int cancel_ret;		/* of the last round's cancel */
+	uint64_t eagain;
+} race;
+
+/* Cancel the timer as soon as it reads ARMED, each round. */
+static int
+race_canceller(void *arg __rte_unused)
+{
+	uint32_t round;
+
+	for (round = 1; round <= RACE_ROUNDS; round++) {
+		while (__atomic_load_n(&race.armed_round, __ATOMIC_ACQUIRE) !=
+		       round)
+			rte_pause();
+		while (__atomic_load_n(&race.t->state, __ATOMIC_ACQUIRE) !=
+		       RTE_EVENT_TIMER_ARMED)
+			rte_pause();
+		while ((race.cancel_ret = swtim_cancel(race.a, race.t)) != 1 &&
+		       rte_errno == EAGAIN)
+			race.eagain++;
+		__atomic_store_n(&race.cancelled_round, round,
+				 __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+/*
+ * One lcore arms a timer, another cancels it the moment it reads ARMED,
+ * which may be before the arm call has returned: the cancel may answer
+ * EAGAIN meanwhile, but once it succeeds the timer is CANCELED, never
+ * delivered, and (skiplist) its object is on no list any more: a
+ * cancel that recycled an object its arm was still putting on a list
+ * left it pending there, to fire for whatever timer took it next.
+ */
+static int
+cancel_races_arm(void)
+{
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, 64, 0);
+	struct swtim_adapter *a = swt_adapter_create(&c, APP_PORT);
+	bool skiplist = strcmp(swt_driver, "skiplist") == 0;
+	uint32_t round, stale = 0;
+
+	memset(&race, 0, sizeof(race));
+	race.t = swt_timers(1);
+	SWT_ASSERT(a != NULL && race.t != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swt_adapter_start(a));
+	race.a = a;
+	SWT_ASSERT_OK(swt_launch(race_canceller, NULL,
+				 SWT_FIRST_PRODUCER_LCORE));
+	for (round = 1; round <= RACE_ROUNDS; round++) {
+		/* Long enough never to expire during the case. */
+		swt_timer_init(race.t, SWT_Q_ATOMIC, round, 20000);
+		__atomic_store_n(&race.armed_round, round, __ATOMIC_RELEASE);
+		SWT_ASSERT_BURST(swtim_arm(a, race.t), 1, 0);
+		while (__atomic_load_n(&race.cancelled_round,
+				       __ATOMIC_ACQUIRE) != round)
+			rte_pause();
+		SWT_ASSERT(race.cancel_ret == 1, "round %u: cancel: %s",
+			   round, rte_strerror(rte_errno));
+		SWT_ASSERT_EQ(race.t->state, RTE_EVENT_TIMER_CANCELED);
+		/* White box: a skiplist object starts with its rte_timer. */
+		if (skiplist && rte_timer_pending(
+				(struct rte_timer *)race.t->impl_opaque[0]))
+			stale++;
+	}
+	SWT_ASSERT_OK(swt_join());
+	printf("    %u rounds, %" PRIu64 " EAGAIN\n", RACE_ROUNDS,
+	       race.eagain);
+	SWT_ASSERT(stale == 0, "%u cancelled timers left pending on a list",
+		   stale);
+	SWT_ASSERT_EQ(swt_drain(&swt_dev, 20), 0);
+	return SWT_PASS;
+}
+
 static const struct swt_case cases[] = {
 	SWT_CASE(cancelled_never_delivered),
 	SWT_CASE(cancel_shuffled_from_crowded_slots),
@@ -473,6 +561,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(rearm_after_cancel),
 	SWT_CASE(cancel_races_expiry),
 	SWT_CASE(cancel_races_expiry_two_service_lcores),
+	SWT_CASE(cancel_races_arm),
 };
 
 int
