@@ -313,11 +313,12 @@ supervise(struct evt_test *t, struct evt_run *r)
 
 		rte_delay_us_sleep(SAMPLE_US);
 		now = rte_get_timer_cycles();
+		/* finished first: once it is seen, armed is final. */
 		for (i = 0; i < t->nb_producers; i++) {
-			armed += __atomic_load_n(&t->prod[i].armed,
-						 __ATOMIC_RELAXED);
 			finished &= __atomic_load_n(&t->prod[i].finished,
 						    __ATOMIC_ACQUIRE);
+			armed += __atomic_load_n(&t->prod[i].armed,
+						 __ATOMIC_RELAXED);
 		}
 		for (i = 0; i < t->nb_workers; i++) {
 			received += __atomic_load_n(&t->workers[i].received,
