@@ -31,7 +31,9 @@
 
 /**
  * One timer and what the producer noted when it armed it. The workers
- * find it through the expiry event's event_ptr.
+ * find it through the expiry event's event_ptr, whose low bits (a
+ * record is cache-line aligned) carry the arming's generation, so that
+ * an event of an earlier arming of a recycled record is told apart.
  */
 struct evt_timer_rec {
 	struct rte_event_timer tim;
@@ -39,10 +41,26 @@ struct evt_timer_rec {
 	uint64_t arm_tsc;
 	/* arm_tsc + the timeout: no expiry may be dequeued before. */
 	uint64_t deadline_tsc;
-	/* 1 from arming to the first dequeue of its expiry event. */
+	/* The arming's generation from arming to the first dequeue of its
+	 * expiry event, then 0. */
 	uint32_t pending;
+	/* Generation of the last arming, 1 .. EVT_REC_GEN_MASK. */
+	uint32_t gen;
 	uint16_t producer;
 } __rte_cache_aligned;
+
+/* Bits of event_ptr below a record's alignment: the generation. */
+#define EVT_REC_GEN_MASK ((uintptr_t)RTE_CACHE_LINE_SIZE - 1)
+
+/* The record an expiry event's event_ptr names, and its generation. */
+static inline struct evt_timer_rec *
+evt_rec_of(const struct rte_event *ev, uint32_t *gen)
+{
+	uintptr_t p = (uintptr_t)ev->event_ptr;
+
+	*gen = (uint32_t)(p & EVT_REC_GEN_MASK);
+	return (struct evt_timer_rec *)(p & ~EVT_REC_GEN_MASK);
+}
 
 struct evt_test;
 

@@ -72,6 +72,8 @@ rec_init(struct rte_mempool *mp, void *arg, void *obj, unsigned int idx)
 	RTE_SET_USED(mp);
 	RTE_SET_USED(arg);
 	RTE_SET_USED(idx);
+	/* The low bits of its address carry an arming's generation. */
+	RTE_VERIFY(((uintptr_t)obj & EVT_REC_GEN_MASK) == 0);
 	memset(obj, 0, sizeof(struct evt_timer_rec));
 }
 

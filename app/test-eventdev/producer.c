@@ -92,7 +92,7 @@ arm_all(struct arm_ctx *c, void *a, struct evt_timer_rec **recs,
 		for (i = done; i < n; i++) {
 			recs[i]->arm_tsc = t0;
 			recs[i]->deadline_tsc = t0 + cycles[i];
-			__atomic_store_n(&recs[i]->pending, 1,
+			__atomic_store_n(&recs[i]->pending, recs[i]->gen,
 					 __ATOMIC_RELEASE);
 		}
 		if (c->per_timer_ticks)
@@ -190,7 +190,9 @@ arm_batch(struct prod_state *ps, uint16_t n)
 		r->tim.ev.queue_id = p->queue_id;
 		r->tim.ev.priority = RTE_EVENT_DEV_PRIORITY_NORMAL;
 		r->tim.ev.flow_id = ps->flow_counter++ % nb_flows;
-		r->tim.ev.event_ptr = r;
+		/* A new generation for this arming (never 0). */
+		r->gen = r->gen % EVT_REC_GEN_MASK + 1;
+		r->tim.ev.event_ptr = (void *)((uintptr_t)r | r->gen);
 		r->tim.impl_opaque[0] = 0;
 		r->tim.impl_opaque[1] = 0;
 		r->tim.timeout_ticks = ticks;

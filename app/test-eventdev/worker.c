@@ -101,16 +101,22 @@ evt_worker_main(void *arg)
 		nfree = 0;
 		nfwd = 0;
 		for (i = 0; i < n; i++) {
-			struct evt_timer_rec *r = ev[i].event_ptr;
+			uint32_t gen;
+			struct evt_timer_rec *r = evt_rec_of(&ev[i], &gen);
 			uint8_t stage = atq ? ev[i].sub_event_type :
 				ev[i].queue_id % nb_stages;
 
 			if (stage == 0) {
+				uint32_t armed = gen;
 				int64_t late;
 
-				if (__atomic_exchange_n(&r->pending, 0,
-							__ATOMIC_ACQ_REL) == 0) {
-					/* Not armed any more: a second event. */
+				if (!__atomic_compare_exchange_n(&r->pending,
+						&armed, 0, false,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+					/* Not this arming's first event: a
+					 * second one, or one of an earlier
+					 * arming of the record. */
 					dups++;
 					ev[i].op = RTE_EVENT_OP_RELEASE;
 					continue;
