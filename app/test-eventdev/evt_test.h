@@ -103,6 +103,7 @@ struct evt_worker {
 	uint64_t empty_polls;		/* that returned no event */
 	uint64_t sleeps;		/* --max-sleep-us: naps taken */
 	uint64_t sleep_ns;		/* and the time asked for */
+	uint64_t last_tsc;		/* when it last finished an event */
 	struct latency_hist late_hist;	/* ns from deadline, late ones */
 } __rte_cache_aligned;
 

@@ -354,6 +354,18 @@ supervise(struct evt_test *t, struct evt_run *r)
 		}
 	}
 	r->end_tsc = rte_get_timer_cycles();
+	/* A complete run ends with its last event, not with the sample
+	 * (every SAMPLE_US) that saw it: short runs would read long. */
+	if (r->complete) {
+		uint64_t last = 0;
+		uint32_t i;
+
+		for (i = 0; i < t->nb_workers; i++)
+			last = RTE_MAX(last, __atomic_load_n(
+				&t->workers[i].last_tsc, __ATOMIC_ACQUIRE));
+		if (last > r->launch_tsc && last < r->end_tsc)
+			r->end_tsc = last;
+	}
 	r->interrupted = t->interrupted != 0;
 	if (t->opt->verbose_level > 0 && nb_prints > 0 &&
 	    isatty(STDOUT_FILENO))

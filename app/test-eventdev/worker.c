@@ -151,6 +151,10 @@ evt_worker_main(void *arg)
 			}
 		}
 		PUBLISH(w->received, received);
+		/* Before processed: once the main lcore sees the count
+		 * complete, this is the time of the last event. */
+		if (nfree != 0)
+			__atomic_store_n(&w->last_tsc, now, __ATOMIC_RELEASE);
 		PUBLISH(w->processed, processed);
 		PUBLISH(w->duplicates, dups);
 		PUBLISH(w->early, early);
