@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The swtim authors
 #
@@ -11,6 +12,9 @@
 tev_find_bin() {
 	local b
 
+	# Newest first: only ls sorts by time. Build folder names here have
+	# no spaces (build, build-release, build-asan, ...).
+	# shellcheck disable=SC2045
 	for b in $(ls -t "$1"/build*/app/test-eventdev/swtim-test-eventdev \
 			2>/dev/null); do
 		if ! ldd "$b" 2>/dev/null | grep -q -e libasan -e libubsan; then
