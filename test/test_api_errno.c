@@ -349,6 +349,30 @@ create_bad_option_value(void)
 	return SWT_PASS;
 }
 
+/*
+ * A driver that refuses the adapter (an option's value, too many timers)
+ * does so before create takes a port: through the add-a-port path the
+ * device keeps its ports, and no port is left for a later create to find.
+ */
+static int
+create_refused_by_driver_adds_no_port(void)
+{
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, NB_TIMERS, 0);
+	struct rte_event_timer_adapter_conf huge =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, UINT32_MAX, 0);
+	uint32_t ports = swt_evdev_port_count(swt_dev.dev_id);
+
+	SWT_ASSERT_NULL_ERRNO(swtim_adapter_create_with_driver(&c, NULL, NULL,
+			      swt_driver, SWTIM_IDLE_ARG "=abc"), EINVAL);
+	SWT_ASSERT_EQ(swt_evdev_port_count(swt_dev.dev_id), ports);
+	SWT_ASSERT_NULL_ERRNO(swtim_adapter_create_with_driver(&huge, NULL,
+			      NULL, swt_driver, NULL), EINVAL);
+	SWT_ASSERT_EQ(swt_evdev_port_count(swt_dev.dev_id), ports);
+	SWT_ASSERT_NULL_ERRNO(swtim_adapter_lookup(ID), ENOENT);
+	return SWT_PASS;
+}
+
 static int
 create_default_driver(void)
 {
@@ -1153,6 +1177,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(create_unknown_driver),
 	SWT_CASE(create_unknown_devargs),
 	SWT_CASE(create_bad_option_value),
+	SWT_CASE(create_refused_by_driver_adds_no_port),
 	SWT_CASE(create_default_driver),
 	SWT_CASE(create_tick_too_fine),
 	SWT_CASE(create_adjust_res_keeps_coarse_tick),

@@ -84,7 +84,10 @@ struct swtim_adapter;
  * @return
  *   The adapter, or NULL with rte_errno set:
  *   - EINVAL: NULL conf, bad event device, id >= SWTIM_ADAPTER_NUM_MAX,
- *     zero tick/nb_timers, max_tmo_ns < timer_tick_ns, bad flags;
+ *     zero tick/nb_timers, max_tmo_ns < timer_tick_ns, bad flags,
+ *     nb_timers more than the driver can index (about 2^32);
+ *   - ENOTSUP: RTE_EVENT_TIMER_ADAPTER_F_PERIODIC with a driver that has
+ *     no periodic timers (both of swtim's have them);
  *   - EEXIST: an adapter with this id exists;
  *   - ERANGE: tick finer than the driver supports without
  *     RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES, or so long (centuries) that

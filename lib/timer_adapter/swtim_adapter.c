@@ -215,41 +215,45 @@ swtim_adapter_create_with_driver(const struct rte_event_timer_adapter_conf *conf
 		goto unlock;
 	}
 
-	if (conf_cb != NULL) {
-		ret = conf_cb(c.timer_adapter_id, c.event_dev_id, &port_id,
-			      conf_arg);
-		if (ret < 0) {
-			SWTIM_LOG(ERR, "port callback failed: %d", ret);
-			goto unlock;
-		}
-	} else {
-		ret = swtim_port_acquire(c.event_dev_id, &port_id);
-		if (ret < 0)
-			goto unlock;
-	}
-
 	memset(adapter, 0, sizeof(*adapter));
 	adapter->id = c.timer_adapter_id;
 	adapter->port_from_table = conf_cb == NULL;
 	adapter->drv = drv;
 	adapter->ops = drv->ops;
 	adapter->params.conf = c;
-	adapter->params.event_port_id = port_id;
-	adapter->params.event_port_ids[0] = port_id;
-	adapter->params.nb_event_ports = 1;
 	adapter->params.tick_cycles = swtim_ns_to_cycles_ceil(c.timer_tick_ns);
 	adapter->params.max_tmo_ticks = c.max_tmo_ns / c.timer_tick_ns;
 	swtim_adapter_sched_types_cache(adapter);
 
+	/*
+	 * The driver first, the port after: a driver may still refuse the
+	 * adapter (an option's value, nb_timers), and a port once added to
+	 * the device cannot be taken off it again. Drivers read the ports
+	 * only at start.
+	 */
 	ret = drv->ops->init(adapter, kvlist);
 	if (ret != 0) {
 		SWTIM_LOG(ERR, "driver %s init failed: %s", drv->name,
 			  strerror(-ret));
-		if (adapter->port_from_table)
-			swtim_port_release(c.event_dev_id, port_id);
 		memset(adapter, 0, sizeof(*adapter));
 		goto unlock;
 	}
+	if (conf_cb != NULL) {
+		ret = conf_cb(c.timer_adapter_id, c.event_dev_id, &port_id,
+			      conf_arg);
+		if (ret < 0)
+			SWTIM_LOG(ERR, "port callback failed: %d", ret);
+	} else {
+		ret = swtim_port_acquire(c.event_dev_id, &port_id);
+	}
+	if (ret < 0) {
+		drv->ops->uninit(adapter);
+		memset(adapter, 0, sizeof(*adapter));
+		goto unlock;
+	}
+	adapter->params.event_port_id = port_id;
+	adapter->params.event_port_ids[0] = port_id;
+	adapter->params.nb_event_ports = 1;
 	__atomic_store_n(&adapter->magic, SWTIM_ADAPTER_MAGIC,
 			 __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&swtim_adapters_lock);

@@ -64,6 +64,9 @@ struct swtim_driver_ops {
 	/**
 	 * Set the adapter up. args holds only keys from valid_args. Store
 	 * private data with swtim_adapter_priv_set(). Return 0 or -errno.
+	 * The adapter's event ports are not known yet (they are taken once
+	 * init has succeeded, so that a refused adapter adds no port to the
+	 * device): read them at start.
 	 */
 	int (*init)(struct swtim_adapter *adapter,
 		    const struct rte_kvargs *args);
