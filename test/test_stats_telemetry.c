@@ -191,6 +191,39 @@ stats_tick_count(void)
 	return SWT_PASS;
 }
 
+/*
+ * The ticks before start and while stopped are not the service's: a
+ * service that ran for a few ticks counts no more than those, however
+ * long the adapter sat created or stopped before.
+ */
+static int
+stats_tick_count_not_while_stopped(void)
+{
+	struct rte_event_timer_adapter_stats st;
+	struct swtim_adapter *a;
+	unsigned int round;
+	uint64_t t0, ran;
+
+	a = mk_adapter(ID, false);
+	SWT_ASSERT(a != NULL, "adapter: %s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swt_service_map(a, SWT_SERVICE_LCORE));
+	for (round = 0; round < 2; round++) {
+		/* Created (first round) or stopped (second) for a while. */
+		swt_sleep_ms(200);
+		SWT_ASSERT_OK(swtim_adapter_stats_reset(a));
+		t0 = swt_now();
+		SWT_ASSERT_OK(swtim_adapter_start(a));
+		swt_sleep_ms(20);
+		SWT_ASSERT_OK(swtim_adapter_stop(a));
+		ran = (swt_now() - t0) / swt_ns_to_cycles(TICK_NS);
+		SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
+		SWT_ASSERT(st.adapter_tick_count <= ran + 1,
+			   "round %u: %" PRIu64 " ticks counted in %" PRIu64,
+			   round, st.adapter_tick_count, ran);
+	}
+	return SWT_PASS;
+}
+
 /* ---- a small JSON parser ---- */
 
 enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
@@ -706,6 +739,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(stats_cancelled_not_counted),
 	SWT_CASE(stats_reset_zeroes),
 	SWT_CASE(stats_tick_count),
+	SWT_CASE(stats_tick_count_not_while_stopped),
 	SWT_CASE(json_selftest),
 	SWT_CASE(telemetry_list),
 	SWT_CASE(telemetry_info),

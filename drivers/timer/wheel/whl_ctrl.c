@@ -201,6 +201,11 @@ whl_start(struct swtim_adapter *adapter)
 		swtim_evbuf_stall_reset(&whl->wheels[i].evbuf);
 	/* Ports may have been added since init; the service is out. */
 	swtim_evports_init(&whl->ports, swtim_adapter_params(adapter));
+	/* The ticks that passed before start, or while stopped, are not
+	 * the service's: it counts from now on. */
+	__atomic_store_n(&whl->ticks_done,
+			 whl_tick_of(whl, rte_get_timer_cycles()),
+			 __ATOMIC_RELAXED);
 	return swtim_gate_open(&whl->gate, whl->service_id);
 }
 
