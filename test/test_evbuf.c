@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_eventdev.h>
 
 #include "swtim_evbuf.h"
@@ -179,10 +180,79 @@ flush_then_tags(void)
 	return SWT_PASS;
 }
 
+/*
+ * A device that takes nothing, in rte_event_fp_ops: a burst of one goes
+ * to enqueue, longer ones to enqueue_new_burst.
+ */
+static uint16_t
+refuse_new_burst(void *port, const struct rte_event ev[], uint16_t n)
+{
+	RTE_SET_USED(port);
+	RTE_SET_USED(ev);
+	RTE_SET_USED(n);
+	return 0;
+}
+
+static uint16_t
+refuse_one(void *port, const struct rte_event *ev)
+{
+	RTE_SET_USED(port);
+	RTE_SET_USED(ev);
+	return 0;
+}
+
+/*
+ * Taking back the last event that a device refused ends that stall: the
+ * buffer does not back off any more, and the next refusal is measured
+ * from itself (else it would be reported as a stall of all the time in
+ * between).
+ */
+static int
+remove_last_ends_stall(void)
+{
+	struct rte_event_fp_ops *ops = &rte_event_fp_ops[swt_dev.dev_id];
+	event_enqueue_burst_t orig = ops->enqueue_new_burst;
+	event_enqueue_t orig_one = ops->enqueue;
+	struct swtim_evbuf buf;
+	struct swtim_evport port;
+	uint64_t retries = 0, t2;
+	uint32_t accepted;
+
+	SWT_ASSERT_OK(swtim_evbuf_init_tagged(&buf, 0, SOCKET_ID_ANY));
+	swtim_evport_init(&port, swt_dev.dev_id, swt_dev.app_port);
+	ops->enqueue_new_burst = refuse_new_burst;
+	ops->enqueue = refuse_one;
+	SWT_ASSERT_OK(append(&buf, 0, 1));
+	accepted = swtim_evbuf_flush(&buf, &port, NULL, &retries);
+	SWT_ASSERT_EQ(accepted, 0);
+	SWT_ASSERT(buf.refused_since != 0, "refusal not seen");
+	SWT_ASSERT(swtim_evbuf_backing_off(&buf, rte_get_timer_cycles()),
+		   "not backing off after a refusal");
+	SWT_ASSERT(swtim_evbuf_remove_tagged(&buf, TAG(0)), "0 not found");
+	SWT_ASSERT_EQ(swtim_evbuf_count(&buf), 0);
+	SWT_ASSERT(!swtim_evbuf_backing_off(&buf, rte_get_timer_cycles()),
+		   "still backing off with nothing to offer");
+	SWT_ASSERT_EQ(buf.refused_since, 0);
+	swt_sleep_ms(5);
+	t2 = rte_get_timer_cycles();
+	SWT_ASSERT_OK(append(&buf, 1, 1));
+	SWT_ASSERT_EQ(swtim_evbuf_flush(&buf, &port, NULL, &retries), 0);
+	SWT_ASSERT(buf.refused_since >= t2, "stall counted from %" PRIu64
+		   " cycles before this refusal", t2 - buf.refused_since);
+	ops->enqueue_new_burst = orig;
+	ops->enqueue = orig_one;
+	while (swtim_evbuf_count(&buf) != 0)
+		swtim_evbuf_flush(&buf, &port, NULL, &retries);
+	SWT_ASSERT_EQ(swt_collect(&swt_dev, NULL, 1, 2000), 1);
+	swtim_evbuf_free(&buf);
+	return SWT_PASS;
+}
+
 static const struct swt_case cases[] = {
 	SWT_CASE(remove_keeps_order),
 	SWT_CASE(grow_keeps_tags),
 	SWT_CASE(flush_then_tags),
+	SWT_CASE(remove_last_ends_stall),
 };
 
 int

@@ -138,6 +138,10 @@ swtim_evbuf_remove_tagged(struct swtim_evbuf *buf, uintptr_t tag)
 	/* It was offered to the device already if it sat before tried. */
 	if ((int32_t)(buf->tried - gap) > 0)
 		buf->tried--;
+	/* Nothing waits for the device any more: a refusal later starts a
+	 * stall of its own, not one counted from these events'. */
+	if (buf->head == buf->tail)
+		swtim_evbuf_stall_reset(buf);
 	return true;
 }
 
