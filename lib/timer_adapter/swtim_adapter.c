@@ -291,6 +291,23 @@ swtim_adapter_create(const struct rte_event_timer_adapter_conf *conf)
 	return swtim_adapter_create_with_driver(conf, NULL, NULL, NULL, NULL);
 }
 
+/*
+ * Take swtim_adapters_lock for a control call on adapter; false (lock not
+ * held) if the adapter is not valid, also when another thread freed it
+ * while this one waited for the lock.
+ */
+static bool
+swtim_adapter_lock(const struct swtim_adapter *adapter)
+{
+	if (!swtim_adapter_is_valid(adapter))
+		return false;
+	pthread_mutex_lock(&swtim_adapters_lock);
+	if (swtim_adapter_is_valid(adapter))
+		return true;
+	pthread_mutex_unlock(&swtim_adapters_lock);
+	return false;
+}
+
 int
 swtim_adapter_port_add(struct swtim_adapter *adapter, uint8_t event_port_id)
 {
@@ -299,9 +316,8 @@ swtim_adapter_port_add(struct swtim_adapter *adapter, uint8_t event_port_id)
 	unsigned int i;
 	int ret = 0;
 
-	if (!swtim_adapter_is_valid(adapter))
+	if (!swtim_adapter_lock(adapter))
 		return -EINVAL;
-	pthread_mutex_lock(&swtim_adapters_lock);
 	p = &adapter->params;
 	if (adapter->ever_started) {
 		SWTIM_LOG(ERR, "adapter %u: ports are added before the first "
@@ -376,9 +392,8 @@ swtim_adapter_start(const struct swtim_adapter *cadapter)
 	uint32_t service_id;
 	int ret;
 
-	if (!swtim_adapter_is_valid(adapter))
+	if (!swtim_adapter_lock(adapter))
 		return -EINVAL;
-	pthread_mutex_lock(&swtim_adapters_lock);
 	if (adapter->started) {
 		ret = -EALREADY;
 		goto out;
@@ -408,9 +423,8 @@ swtim_adapter_stop(const struct swtim_adapter *cadapter)
 	struct swtim_adapter *adapter = (struct swtim_adapter *)(uintptr_t)cadapter;
 	int ret = 0;
 
-	if (!swtim_adapter_is_valid(adapter))
+	if (!swtim_adapter_lock(adapter))
 		return -EINVAL;
-	pthread_mutex_lock(&swtim_adapters_lock);
 	if (adapter->started) {
 		ret = adapter->ops->stop(adapter);
 		if (ret == 0)
@@ -443,9 +457,8 @@ swtim_adapter_free(struct swtim_adapter *adapter)
 	uint8_t dev_id, port_id;
 	bool port_from_table;
 
-	if (!swtim_adapter_is_valid(adapter))
+	if (!swtim_adapter_lock(adapter))
 		return -EINVAL;
-	pthread_mutex_lock(&swtim_adapters_lock);
 	if (adapter->started) {
 		pthread_mutex_unlock(&swtim_adapters_lock);
 		return -EBUSY;
