@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_dev.h>
+
 #include "swtim_test.h"
 
 #define TICK_NS		(1000 * 1000)			/* 1 ms */
@@ -540,6 +542,98 @@ create_adds_one_port(void)
 }
 
 /*
+ * Configure event device dev as an application would: nb_ports ports of
+ * its own, those whose bit is set in linked linked to queue 0, started.
+ */
+static int
+app_dev_configure(uint8_t dev, uint8_t nb_ports, uint32_t linked)
+{
+	struct rte_event_dev_config conf;
+	struct rte_event_dev_info info;
+	uint8_t p, q = 0;
+
+	if (rte_event_dev_info_get(dev, &info) != 0)
+		return -EIO;
+	memset(&conf, 0, sizeof(conf));
+	conf.nb_event_queues = 1;
+	conf.nb_event_ports = nb_ports;
+	conf.nb_events_limit = info.max_num_events;
+	conf.nb_event_queue_flows = info.max_event_queue_flows;
+	conf.nb_event_port_dequeue_depth = info.max_event_port_dequeue_depth;
+	conf.nb_event_port_enqueue_depth = info.max_event_port_enqueue_depth;
+	if (rte_event_dev_configure(dev, &conf) != 0 ||
+	    rte_event_queue_setup(dev, 0, NULL) != 0)
+		return -EIO;
+	for (p = 0; p < nb_ports; p++) {
+		if (rte_event_port_setup(dev, p, NULL) != 0)
+			return -EIO;
+		if ((linked >> p & 1) &&
+		    rte_event_port_link(dev, p, &q, NULL, 1) != 1)
+			return -EIO;
+	}
+	return rte_event_dev_start(dev);
+}
+
+/*
+ * A port that create added and free gave back is only handed out again
+ * while the device keeps the configuration swtim left: an application
+ * that closed the device and set it up again owns its ports, whether it
+ * kept their number (a linked port is not swtim's) or not. On a device
+ * of this case's own.
+ */
+static int
+reconfigured_device_ports_not_reused(void)
+{
+	const char *name = "event_dsw2";
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, 16, 0);
+	struct swtim_adapter *a;
+	int dev;
+
+	if (rte_event_dev_get_dev_id(name) < 0)
+		SWT_ASSERT_OK(rte_eal_hotplug_add("vdev", name, ""));
+	dev = rte_event_dev_get_dev_id(name);
+	SWT_ASSERT(dev >= 0, "no %s", name);
+	c.event_dev_id = dev;
+	SWT_ASSERT_OK(app_dev_configure(dev, 1, 0x1));
+
+	/* Port 1 added, then freed. */
+	a = swt_adapter_create(&c, -1);
+	SWT_ASSERT(a != NULL, "%s", rte_strerror(rte_errno));
+	SWT_ASSERT_EQ(adapter_port(a), 1);
+	SWT_ASSERT_OK(swtim_adapter_free(a));
+
+	/* Set up again with two linked ports of its own: port 1 is the
+	 * application's now, although the count is what swtim left. */
+	rte_event_dev_stop(dev);
+	SWT_ASSERT_OK(rte_event_dev_close(dev));
+	SWT_ASSERT_OK(app_dev_configure(dev, 2, 0x3));
+	a = swt_adapter_create(&c, -1);
+	SWT_ASSERT(a != NULL, "%s", rte_strerror(rte_errno));
+	SWT_ASSERT_EQ(adapter_port(a), 2);
+	SWT_ASSERT_EQ(swt_evdev_port_count(dev), 3);
+	SWT_ASSERT_OK(swtim_adapter_free(a));
+
+	/* Set up again with four ports, port 2 unlinked (a producer
+	 * port): another count, so swtim's freed port 2 is forgotten. */
+	rte_event_dev_stop(dev);
+	SWT_ASSERT_OK(rte_event_dev_close(dev));
+	SWT_ASSERT_OK(app_dev_configure(dev, 4, 0xb));
+	a = swt_adapter_create(&c, -1);
+	SWT_ASSERT(a != NULL, "%s", rte_strerror(rte_errno));
+	SWT_ASSERT_EQ(adapter_port(a), 4);
+	SWT_ASSERT_OK(swtim_adapter_free(a));
+
+	/* Left alone, the device gives the freed port back as before. */
+	a = swt_adapter_create(&c, -1);
+	SWT_ASSERT(a != NULL, "%s", rte_strerror(rte_errno));
+	SWT_ASSERT_EQ(adapter_port(a), 4);
+	SWT_ASSERT_EQ(swt_evdev_port_count(dev), 5);
+	SWT_ASSERT_OK(swtim_adapter_free(a));
+	return SWT_PASS;
+}
+
+/*
  * Many create/free cycles, mixing the add-a-port path (with the default
  * driver through swtim_adapter_create() and with the driver under test)
  * and application ports: the device's ports never grow past one extra.
@@ -678,6 +772,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(free_with_undequeued_expiries),
 	SWT_CASE(create_adds_one_port),
 	SWT_CASE(create_free_cycles),
+	SWT_CASE(reconfigured_device_ports_not_reused),
 	SWT_CASE(num_max_adapters),
 	SWT_CASE(timeout_past_the_clock),
 };

@@ -68,7 +68,10 @@ struct swtim_adapter;
  * more port, the port is set up with the device's default port
  * configuration, and the device is restarted if it was running. A port
  * added this way is reused by a later create on the same device once the
- * adapter that used it has been freed.
+ * adapter that used it has been freed, as long as the device keeps that
+ * configuration: once the application has configured the device again
+ * (its port count changed, or the port is linked to a queue), swtim's
+ * freed ports are the application's and a create adds a new one.
  *
  * As with DPDK's adapter, the port takes new events only up to the
  * device's default new_event_threshold (event_dsw: 1024). event_dsw lets

@@ -9,7 +9,13 @@
  * it again with one more port, sets that port up and restarts the device.
  * Unlike it, a port added this way is remembered and handed to the next
  * create on the same device once its adapter is freed, so that create/free
- * cycles do not use up the device's ports.
+ * cycles do not use up the device's ports; as long as the device keeps
+ * the configuration swtim left it with: a freed port is forgotten once
+ * the device has another number of ports or the port has been linked to
+ * a queue. (An application that configures the device again with the
+ * same number of ports and uses a freed one without linking it cannot be
+ * told apart: it frees its adapters and then owns those ports, see
+ * swtim_adapter_free().)
  *
  * DPDK 22.11 does not let a library read back the device configuration
  * the application chose, so the new configuration is rebuilt from what the
@@ -23,6 +29,7 @@
  */
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <rte_eventdev.h>
@@ -37,6 +44,36 @@ enum swtim_port_state {
 };
 
 static uint8_t swtim_port_table[RTE_EVENT_MAX_DEVS][RTE_EVENT_MAX_PORTS_PER_DEV];
+
+/*
+ * The device's port count when swtim last added a port to it (0: never).
+ * A device found with another count has been configured since by someone
+ * else (the application closing it and setting it up again, another
+ * library adding a port): the ports swtim had left free may now be
+ * anybody's, and are forgotten.
+ */
+static uint32_t swtim_port_count_left[RTE_EVENT_MAX_DEVS];
+
+/* Whether port p of the device is linked to a queue: never one of ours. */
+static bool
+swtim_port_linked(uint8_t dev_id, uint8_t port)
+{
+	uint8_t queues[RTE_EVENT_MAX_QUEUES_PER_DEV];
+	uint8_t prios[RTE_EVENT_MAX_QUEUES_PER_DEV];
+
+	return rte_event_port_links_get(dev_id, port, queues, prios) != 0;
+}
+
+/* Forget the free ports of a device that was configured anew. */
+static void
+swtim_ports_forget_free(uint8_t dev_id)
+{
+	uint32_t p;
+
+	for (p = 0; p < RTE_EVENT_MAX_PORTS_PER_DEV; p++)
+		if (swtim_port_table[dev_id][p] == SWTIM_PORT_FREE)
+			swtim_port_table[dev_id][p] = SWTIM_PORT_NONE;
+}
 
 static uint32_t
 swtim_dev_attr(uint8_t dev_id, uint32_t attr)
@@ -152,15 +189,25 @@ swtim_port_acquire(uint8_t dev_id, uint8_t *port_id)
 
 	if (dev_id >= RTE_EVENT_MAX_DEVS)
 		return -EINVAL;
-	for (p = 0; p < nb_ports && p < RTE_EVENT_MAX_PORTS_PER_DEV; p++)
-		if (swtim_port_table[dev_id][p] == SWTIM_PORT_FREE) {
-			swtim_port_table[dev_id][p] = SWTIM_PORT_IN_USE;
-			*port_id = p;
-			return 0;
+	if (nb_ports != swtim_port_count_left[dev_id])
+		swtim_ports_forget_free(dev_id);
+	for (p = 0; p < nb_ports && p < RTE_EVENT_MAX_PORTS_PER_DEV; p++) {
+		if (swtim_port_table[dev_id][p] != SWTIM_PORT_FREE)
+			continue;
+		if (swtim_port_linked(dev_id, p)) {
+			/* Set up again by the application. */
+			swtim_port_table[dev_id][p] = SWTIM_PORT_NONE;
+			continue;
 		}
+		swtim_port_table[dev_id][p] = SWTIM_PORT_IN_USE;
+		*port_id = p;
+		return 0;
+	}
 	ret = swtim_port_add(dev_id, port_id);
-	if (ret == 0)
+	if (ret == 0) {
 		swtim_port_table[dev_id][*port_id] = SWTIM_PORT_IN_USE;
+		swtim_port_count_left[dev_id] = *port_id + 1u;
+	}
 	return ret;
 }
 
