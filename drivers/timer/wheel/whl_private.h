@@ -61,7 +61,9 @@
  * Locks: each wheel has one spinlock, taken by its producer lcore once
  * per arm burst, by the service once per scan of that wheel (and once more
  * to recycle what it expired), and by a cancel from any thread. Producers
- * never share a lock with each other. The service scans a wheel in chunks
+ * on EAL lcores never share a lock with each other; threads without an
+ * lcore id all arm into one wheel (SWTIM_POLL_SET_NON_EAL_ID) and share
+ * its lock. The service scans a wheel in chunks
  * so that a producer never waits behind a long expiry.
  *
  * Several service lcores split the wheels between them: a run claims a
