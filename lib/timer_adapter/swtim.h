@@ -212,7 +212,11 @@ swtim_adapter_lookup(uint16_t adapter_id);
  * Free a stopped adapter and every outstanding timer's resources.
  *
  * Timers still armed are set to RTE_EVENT_TIMER_CANCELED; expiry events
- * not yet accepted by the event device are discarded (and logged). A
+ * not yet accepted by the event device are discarded (and logged). Free
+ * waits for service lcores still in a run of the adapter's service; a
+ * thread that runs the service itself (rte_service_run_iter_on_app_lcore())
+ * must have returned from its last such call before free is called, as
+ * DPDK cannot unregister a service that such a call is about to run. A
  * port that swtim_adapter_create() added becomes
  * available to the next create on the same device.
  *
