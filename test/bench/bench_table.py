@@ -19,7 +19,7 @@ import sys
 
 CASES = ["arm", "arm_burst", "arm_tmo_tick_burst", "cancel", "cancel_burst",
          "expiry", "alloc_fast", "alloc_return", "alloc_slow"]
-IMPLS = ["dpdk", "skiplist", "wheel", "mempool", "recycler"]
+IMPLS = ["dpdk", "skiplist", "wheel", "floor", "mempool", "recycler"]
 
 
 def size_str(n):

@@ -50,6 +50,7 @@
 #include <rte_event_timer_adapter.h>
 #include <rte_eventdev.h>
 #include <rte_lcore.h>
+#include <rte_prefetch.h>
 #include <rte_random.h>
 #include <rte_service.h>
 
@@ -62,6 +63,13 @@
 
 /* nb_timers above N + step. */
 #define BENCH_NB_TIMERS_SLACK 64
+
+/*
+ * How many timers ahead the floor loop fetches the event timers, and
+ * twice that the records: as far as the wheel's expiry fetches them
+ * (WHL_PREFETCH_AHEAD).
+ */
+#define BENCH_FLOOR_AHEAD	16
 
 /* An expiry loop that makes no progress for this long has failed. */
 #define BENCH_EXP_STALL_S 30
@@ -719,6 +727,156 @@ run_expiry_case(const struct tadapter *ta, uint64_t n, enum bench_dist dist,
 	return 0;
 }
 
+/* ---- the memory floor of an expiry ---- */
+
+/*
+ * A 32-byte record naming an event timer, like those a timer list or a
+ * wheel keeps (the wheel's are this size).
+ */
+struct floor_rec {
+	struct rte_event_timer *evtim;
+	uint64_t expiry;
+	uint64_t unused[2];
+};
+
+/* Events copied out per burst, and the ring they go to (in cache, as the
+ * event device's ring is once the bench has warmed it). */
+#define FLOOR_BURST 32
+#define FLOOR_RING 4096
+
+static const struct rte_event_timer *floor_timers;
+
+/* Due order: by timeout, then by arm order (the expiry case's order). */
+static int
+floor_cmp(const void *a, const void *b)
+{
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	uint64_t ti = floor_timers[i].timeout_ticks;
+	uint64_t tj = floor_timers[j].timeout_ticks;
+
+	if (ti != tj)
+		return ti < tj ? -1 : 1;
+	return i < j ? -1 : (i > j);
+}
+
+/* One timed pass: every timer in due order, through its record. */
+static __rte_noinline uint64_t
+floor_pass(struct floor_rec *rec, const uint32_t *order, uint64_t n,
+	   struct rte_event *ring)
+{
+	struct rte_event stage[FLOOR_BURST];
+	uint64_t t0, t1, k, w = 0;
+
+	TIMED_BEGIN(true, t0);
+
+	for (k = 0; k < n; k++) {
+		struct rte_event_timer *t = rec[order[k]].evtim;
+		struct rte_event *ev = &stage[k % FLOOR_BURST];
+
+		if (k + 2 * BENCH_FLOOR_AHEAD < n)
+			rte_prefetch0(&rec[order[k + 2 * BENCH_FLOOR_AHEAD]]);
+		if (k + BENCH_FLOOR_AHEAD < n)
+			rte_prefetch0(rec[order[k + BENCH_FLOOR_AHEAD]].evtim);
+		*ev = t->ev;
+		ev->op = RTE_EVENT_OP_NEW;
+		__atomic_store_n(&t->state, RTE_EVENT_TIMER_NOT_ARMED,
+				 __ATOMIC_RELEASE);
+		if (k % FLOOR_BURST == FLOOR_BURST - 1) {
+			memcpy(&ring[w % FLOOR_RING], stage, sizeof(stage));
+			w += FLOOR_BURST;
+		}
+	}
+	TIMED_END(true, t1);
+	return t1 - t0;
+}
+
+/*
+ * What any adapter's expiry does to memory, without the adapter: the N
+ * event timers, written first in arm order as arming them writes them,
+ * are visited in the order they fall due, each through a record, their
+ * events copied out a burst at a time and their states written. How
+ * this grows from 1k to 4M is the memory hierarchy's doing, the floor
+ * under the expiry rows' growth.
+ */
+static int
+bench_floor_run(uint64_t n, enum bench_dist dist, struct tset *s)
+{
+	const unsigned int loops = bench_opts.expiry_loops != 0 ?
+		bench_opts.expiry_loops :
+		n >= 1000000 ? 1 : bench_opts.loops;
+	const uint64_t tick = RTE_MAX(bench_opts.tick_ns, (uint64_t)1);
+	uint64_t rng = bench_case_seed(n, dist, "expiry"), i, cyc;
+	char label[128], nbuf[32];
+	double samples[loops];
+	struct floor_rec *rec;
+	struct rte_event *ring;
+	uint32_t *order;
+	unsigned int l, retries = 0;
+	int64_t preempted = 0;
+	struct bench_sw sw;
+	int ret = -1;
+
+	rec = aligned_alloc(RTE_CACHE_LINE_SIZE,
+			    RTE_ALIGN_CEIL(n * sizeof(*rec),
+					   RTE_CACHE_LINE_SIZE));
+	ring = aligned_alloc(RTE_CACHE_LINE_SIZE, FLOOR_RING * sizeof(*ring));
+	order = malloc(n * sizeof(*order));
+	if (rec == NULL || ring == NULL || order == NULL) {
+		bench_error("no memory for the floor of %" PRIu64 " timers", n);
+		goto out;
+	}
+	/* Fault everything in first, as the adapters' memory is. */
+	memset(rec, 0, n * sizeof(*rec));
+	memset(ring, 0, FLOOR_RING * sizeof(*ring));
+	tset_init(s);
+	tset_timeouts(s, n, dist, RTE_MAX(BENCH_EXP_EQUAL_NS / tick,
+					  (uint64_t)1),
+		      RTE_MAX(BENCH_EXP_RANDOM_MAX_NS / tick, (uint64_t)1),
+		      &rng);
+	for (i = 0; i < n; i++)
+		order[i] = i;
+	floor_timers = s->t;
+	qsort(order, n, sizeof(order[0]), floor_cmp);
+	for (l = 0; l < loops; l++) {
+		/* "Arming", untimed. */
+		for (i = 0; i < n; i++) {
+			rec[i].evtim = &s->t[i];
+			rec[i].expiry = s->t[i].timeout_ticks;
+			s->t[i].impl_opaque[0] = i;
+			s->t[i].state = RTE_EVENT_TIMER_ARMED;
+		}
+		bench_sw_start(&sw);
+		cyc = floor_pass(rec, order, n, ring);
+		if (bench_sw_stop(&sw, NULL)) {
+			preempted++;
+			if (!bench_opts.deterministic &&
+			    retries < BENCH_RETRIES_MAX) {
+				retries++;
+				l--;
+				continue;
+			}
+		}
+		samples[l] = (double)cyc / n;
+	}
+	for (i = 0; i < n; i++)
+		if (s->t[i].state != RTE_EVENT_TIMER_NOT_ARMED) {
+			bench_error("floor: timer %" PRIu64 " not visited", i);
+			goto out;
+		}
+	snprintf(label, sizeof(label), "floor:expiry:%s:%s ops=%" PRIu64,
+		 bench_dist_names[dist], bench_size_str(n, nbuf, sizeof(nbuf)),
+		 (uint64_t)(loops + retries) * n);
+	BENCH_DUMP(label);
+	bench_report("floor", "expiry", bench_dist_names[dist], n, n, samples,
+		     loops, NULL, preempted);
+	ret = 0;
+out:
+	free(rec);
+	free(ring);
+	free(order);
+	return ret;
+}
+
 /* ---- one implementation, one size, one distribution ---- */
 
 static int
@@ -792,11 +950,14 @@ bench_timers_run(uint64_t n)
 		if (!bench_opts.dists[d])
 			continue;
 		/* DPDK first: every swtim line carries the ratio to it. */
-		if (bench_opts.dpdk)
+		if (bench_opts.timers && bench_opts.dpdk)
 			ret = bench_impl_run("dpdk", n, d, &out, &stp, seen);
-		for (i = 0; i < bench_opts.nb_drivers && ret == 0; i++)
+		for (i = 0; bench_opts.timers && i < bench_opts.nb_drivers &&
+		     ret == 0; i++)
 			ret = bench_impl_run(bench_opts.drivers[i], n, d, &out,
 					     &stp, seen);
+		if (ret == 0 && bench_opts.floor)
+			ret = bench_floor_run(n, d, &out);
 	}
 out:
 	tset_free(&out);

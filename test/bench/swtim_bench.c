@@ -298,7 +298,10 @@ bench_usage(const char *prog)
 "  --drivers=LIST      swtim drivers; default skiplist,wheel\n"
 "  --no-dpdk           skip DPDK's adapter and rte_mempool (no ratios)\n"
 "  --dists=LIST        timeout distributions: equal,random (default both)\n"
-"  --cases=LIST        timers,alloc (default both)\n"
+"  --cases=LIST        timers,alloc,floor (default all); floor: the\n"
+"                      memory work of an expiry without an adapter (each\n"
+"                      event timer read through a record, in due order,\n"
+"                      its state written), the floor under expiry's growth\n"
 "  --loops=N           measured loops per case after one warm-up loop;\n"
 "                      the minimum is reported (default 5)\n"
 "  --expiry-loops=N    measured expiry loops (default: --loops below 1M\n"
@@ -438,9 +441,9 @@ bench_parse_opts(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const dist_names[] = { "equal", "random" };
-	static const char *const case_names[] = { "timers", "alloc" };
+	static const char *const case_names[] = { "timers", "alloc", "floor" };
 	bool sizes_set = false, loops_set = false, step_set = false;
-	bool cases[2] = { true, true };
+	bool cases[3] = { true, true, true };
 	char *tok, *save = NULL;
 	uint64_t v;
 	int c;
@@ -492,7 +495,7 @@ bench_parse_opts(int argc, char **argv)
 				return -1;
 			break;
 		case OPT_CASES:
-			if (bench_parse_list(optarg, case_names, cases, 2) != 0)
+			if (bench_parse_list(optarg, case_names, cases, 3) != 0)
 				return -1;
 			break;
 		case OPT_LOOPS:
@@ -567,6 +570,7 @@ bench_parse_opts(int argc, char **argv)
 	}
 	bench_opts.timers = cases[0];
 	bench_opts.alloc = cases[1];
+	bench_opts.floor = cases[2];
 	if (bench_opts.deterministic) {
 		/* Small enough for callgrind; the seed stays fixed. */
 		if (!sizes_set) {
@@ -953,7 +957,8 @@ main(int argc, char **argv)
 			       bench_size_str(n, nbuf, sizeof(nbuf)));
 		if (bench_opts.alloc && bench_alloc_run(n) != 0)
 			break;
-		if (bench_opts.timers && bench_timers_run(n) != 0)
+		if ((bench_opts.timers || bench_opts.floor) &&
+		    bench_timers_run(n) != 0)
 			break;
 	}
 	if (bench_opts.json != NULL)

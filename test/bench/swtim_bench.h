@@ -69,6 +69,7 @@ struct bench_opts {
 	bool dists[BENCH_NB_DISTS];
 	bool timers;		/**< arm/cancel/expiry cases */
 	bool alloc;		/**< recycler cases */
+	bool floor;		/**< the memory floor of expiry */
 	unsigned int loops;	/**< measured loops per case */
 	unsigned int expiry_loops; /**< 0: loops below 1M timers, else 1 */
 	unsigned int step;	/**< operations per loop */
