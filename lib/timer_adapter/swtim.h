@@ -23,8 +23,10 @@
  * service lcores, or runs itself with rte_service_run_iter_on_app_lcore().
  *
  * Thread safety: the control path (create, start, stop, free, lookup,
- * stats) may be called from any thread but not concurrently for the same
- * adapter. The fast path (arm, cancel, remaining ticks) may be called
+ * stats) may be called from any thread. Create, start, stop, free and
+ * swtim_adapter_port_add() are serialised; one of them that finds the
+ * adapter freed by another thread meanwhile answers -EINVAL. Stats and
+ * info must not race a free of the same adapter. The fast path (arm, cancel, remaining ticks) may be called
  * concurrently from any EAL lcore and from non-EAL threads, and a timer
  * may be cancelled from another thread than the one that armed it.
  */
@@ -66,7 +68,9 @@ struct swtim_adapter;
  *
  * The event device is stopped if it was started, reconfigured with one
  * more port, the port is set up with the device's default port
- * configuration, and the device is restarted if it was running. A port
+ * configuration (its depths and new-event threshold capped to what the
+ * device is configured with), and the device is restarted if it was
+ * running. A port
  * added this way is reused by a later create on the same device once the
  * adapter that used it has been freed, as long as the device keeps that
  * configuration: once the application has configured the device again
@@ -286,7 +290,8 @@ swtim_adapter_stats_reset(struct swtim_adapter *adapter);
  * - EALREADY: the timer is already ARMED;
  * - EINVAL: NULL/bad adapter or timer; state neither NOT_ARMED nor
  *   CANCELED; ev.sched_type differs from the destination queue's schedule
- *   type (state set to RTE_EVENT_TIMER_ERROR); timeout_ticks of 0 (state
+ *   type, or ev.queue_id names a queue the device does not have (state
+ *   set to RTE_EVENT_TIMER_ERROR); timeout_ticks of 0 (state
  *   RTE_EVENT_TIMER_ERROR_TOOEARLY); timeout above max_tmo_ns (state
  *   RTE_EVENT_TIMER_ERROR_TOOLATE);
  * - ENOSPC: nb_timers timers are already armed.
