@@ -442,9 +442,94 @@ arm_cancel_storm_stop_start(void)
 	return storm(true);
 }
 
+/*
+ * remaining_ticks_get() of a timer whose record or object another timer
+ * keeps reusing: one lcore arms and cancels E (far timeout) and E2 (a
+ * few ticks) in turn, so that both take the same object from the lcore's
+ * cache; another asks for E's remaining ticks. Every answer must be E's
+ * own, never the deadline E2 or an earlier arming left in the object.
+ */
+#define RT_FAR_TICKS	50000		/* 5 s */
+#define RT_NEAR_TICKS	5
+#define RT_MS		2000
+
+static struct {
+	const struct swtim_adapter *a;
+	struct rte_event_timer *t;	/* E, E2 */
+	volatile int stop;
+	uint64_t asked, answered, wrong, worst;
+} rt;
+
+static int
+rt_churn(void *arg)
+{
+	RTE_SET_USED(arg);
+	/* Cancelled timers are armed again as they are: E's fields stay
+	 * what they were while the other lcore reads them. */
+	while (!rt.stop) {
+		if (swtim_arm(rt.a, &rt.t[0]) != 1)
+			return -1;
+		swt_cancel_retry(rt.a, &rt.t[0]);
+		if (swtim_arm(rt.a, &rt.t[1]) != 1)
+			return -1;
+		swt_cancel_retry(rt.a, &rt.t[1]);
+	}
+	return 0;
+}
+
+static int
+rt_ask(void *arg)
+{
+	uint64_t rem, end = swt_now() + swt_ms_to_cycles(RT_MS);
+
+	RTE_SET_USED(arg);
+	while (swt_now() < end) {
+		rt.asked++;
+		if (swtim_remaining_ticks_get(rt.a, &rt.t[0], &rem) != 0)
+			continue;	/* not armed just now */
+		rt.answered++;
+		/* E was armed moments ago: far more than half its timeout
+		 * is left, and never more than all of it. */
+		if (rem < RT_FAR_TICKS / 2 || rem > RT_FAR_TICKS) {
+			rt.wrong++;
+			rt.worst = rem;
+		}
+	}
+	rt.stop = 1;
+	return 0;
+}
+
+static int
+remaining_ticks_during_reuse(void)
+{
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, 64, 0);
+	struct swtim_adapter *a = swt_adapter_create(&c, APP_PORT);
+
+	SWT_ASSERT(a != NULL, "create: %s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swt_adapter_start(a));
+	memset(&rt, 0, sizeof(rt));
+	rt.a = a;
+	rt.t = swt_timers(2);
+	SWT_ASSERT(rt.t != NULL, "no memory");
+	swt_timer_init(&rt.t[0], SWT_Q_PARALLEL, 0, RT_FAR_TICKS);
+	swt_timer_init(&rt.t[1], SWT_Q_PARALLEL, 1, RT_NEAR_TICKS);
+	SWT_ASSERT_OK(swt_launch(rt_churn, NULL, SWT_FIRST_PRODUCER_LCORE));
+	SWT_ASSERT_OK(swt_launch(rt_ask, NULL,
+				 SWT_FIRST_PRODUCER_LCORE + 1));
+	SWT_ASSERT_EQ(swt_join(), 0);
+	printf("    %" PRIu64 " asked, %" PRIu64 " answered, %" PRIu64
+	       " not E's (last %" PRIu64 " ticks)\n", rt.asked, rt.answered,
+	       rt.wrong, rt.worst);
+	SWT_ASSERT(rt.answered > 0, "never answered");
+	SWT_ASSERT_EQ(rt.wrong, 0);
+	return SWT_PASS;
+}
+
 static const struct swt_case cases[] = {
 	SWT_CASE(arm_cancel_storm),
 	SWT_CASE(arm_cancel_storm_stop_start),
+	SWT_CASE(remaining_ticks_during_reuse),
 };
 
 int

@@ -75,6 +75,11 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 			evtim->impl_opaque[1] = (uintptr_t)skl;
 			uintptr_t arming = (uintptr_t)evtim | SKL_OWNER_ARMING;
 
+			/* A new arming: a remaining_ticks_get() reading the
+			 * object meanwhile must see that it changed hands. */
+			__atomic_store_n(&t->armings, t->armings + 1,
+					 __ATOMIC_RELAXED);
+			__atomic_thread_fence(__ATOMIC_RELEASE);
 			__atomic_store_n(&t->owner, arming, __ATOMIC_RELAXED);
 			/* ARMED before the timer can fire and set NOT_ARMED. */
 			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
@@ -238,18 +243,37 @@ skl_remaining_ticks_get(const struct swtim_adapter *adapter,
 		(const struct skl_timer *)evtim->impl_opaque[0];
 	uint64_t expire, now;
 	uintptr_t owner;
+	uint32_t armings;
 
 	if (evtim->impl_opaque[1] != (uintptr_t)skl || t == NULL)
 		return -EINVAL;
-	owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
-	if (SKL_OWNER_EVTIM(owner) != (uintptr_t)evtim)
-		return -EINVAL;
-	/* A periodic timer whose event waits for the device is not on a
-	 * list: its next period is due at next_expire. */
-	expire = skl->periodic && (owner & SKL_OWNER_BUSY) ?
-		t->next_expire : t->tim.expire;
+	/*
+	 * No lock: read the deadline between two looks at the arming
+	 * count, and again if an arming (of this timer or another one
+	 * that took the object meanwhile) came in between.
+	 */
+	do {
+		armings = __atomic_load_n(&t->armings, __ATOMIC_ACQUIRE);
+		owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
+		if (SKL_OWNER_EVTIM(owner) != (uintptr_t)evtim)
+			return -EINVAL;
+		if (owner & SKL_OWNER_ARMING) {
+			/* Being armed right now: all of it is left. */
+			*ticks_remaining = evtim->timeout_ticks;
+			return 0;
+		}
+		/* A periodic timer whose event waits for the device is
+		 * not on a list: its next period is due at next_expire. */
+		expire = skl->periodic && (owner & SKL_OWNER_BUSY) ?
+			__atomic_load_n(&t->next_expire, __ATOMIC_RELAXED) :
+			__atomic_load_n(&t->tim.expire, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while (__atomic_load_n(&t->armings, __ATOMIC_RELAXED) != armings);
 	now = rte_get_timer_cycles();
 	*ticks_remaining = expire <= now ? 0 :
 		(expire - now + skl->tick_cycles - 1) / skl->tick_cycles;
+	/* librte_timer counts the deadline from its own, later, reading of
+	 * the clock; another CPU's clock may lag it a little. */
+	*ticks_remaining = RTE_MIN(*ticks_remaining, evtim->timeout_ticks);
 	return 0;
 }

@@ -103,6 +103,13 @@ struct skl_timer {
 	uint64_t period;
 	/** Periodic timers: the list whose buffer holds its waiting event. */
 	uint16_t waiting_list;
+	/**
+	 * Armings of this object so far, bumped before each arm publishes
+	 * its owner: remaining_ticks_get() reads the deadline without a
+	 * lock and takes it only if no arming came in between (the object
+	 * may go to another timer and back to the same one meanwhile).
+	 */
+	uint32_t armings;
 };
 
 /**

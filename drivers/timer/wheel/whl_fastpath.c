@@ -265,21 +265,29 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 			uint64_t *ticks_remaining)
 {
 	struct whl_adapter *whl = whl_of(adapter);
-	uint64_t idx = evtim->impl_opaque[0], elapsed;
+	uint64_t idx = evtim->impl_opaque[0], elapsed, expiry;
 	const struct whl_timer *t;
+	struct whl_wheel *w;
 
 	if (evtim->impl_opaque[1] != (uintptr_t)whl || idx >= whl->nb_records)
 		return -EINVAL;
 	t = &whl->timers[idx];
-	if (t->evtim != evtim || t->state == WHL_FREE)
+	/* Under the wheel's lock: a cancel on another thread may hand the
+	 * record to another timer while we read it. */
+	w = whl_lock_owner(whl, t, NULL);
+	if (t->evtim != evtim || t->state == WHL_FREE) {
+		rte_spinlock_unlock(&w->lock);
 		return -EINVAL;
+	}
+	expiry = t->expiry;
+	rte_spinlock_unlock(&w->lock);
 	/*
 	 * Due when tick t->expiry starts; the ticks to that start, rounded
 	 * up, are the whole ticks still to begin: counted in ticks, not in
 	 * cycles, which for the longest timeouts would not fit in 64 bits.
 	 */
 	elapsed = whl_tick_of(whl, rte_get_timer_cycles());
-	*ticks_remaining = t->expiry > elapsed ? t->expiry - elapsed : 0;
+	*ticks_remaining = expiry > elapsed ? expiry - elapsed : 0;
 	/*
 	 * The timer fires at a tick boundary up to one tick after its exact
 	 * deadline; right after arming that boundary can be timeout + 1
