@@ -79,25 +79,28 @@ run_timeout=300
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-b|--bin) bin=$2; shift ;;
-	-r|--rounds) rounds=$2; shift ;;
+	-b|--bin) tev_need_value "$1" $#; bin=$2; shift ;;
+	-r|--rounds) tev_need_value "$1" $#; rounds=$2; shift ;;
 	-q|--quick) quick=1 ;;
-	-c|--cases) cases_sel=$2; shift ;;
-	-d|--dev) dev=$2; shift ;;
-	--eal) eal=$2; shift ;;
-	--plcores) plcores=$2; shift ;;
-	--wlcores) wlcores=$2; shift ;;
-	-m|--mem) mem=$2; shift ;;
-	--scale) scale=$2; shift ;;
-	--swtim-driver) swtim_driver=$2; shift ;;
-	--swtim-args) swtim_args=$2; shift ;;
-	-o|--out) out=$2; shift ;;
-	--timeout) run_timeout=$2; shift ;;
+	-c|--cases) tev_need_value "$1" $#; cases_sel=$2; shift ;;
+	-d|--dev) tev_need_value "$1" $#; dev=$2; shift ;;
+	--eal) tev_need_value "$1" $#; eal=$2; shift ;;
+	--plcores) tev_need_value "$1" $#; plcores=$2; shift ;;
+	--wlcores) tev_need_value "$1" $#; wlcores=$2; shift ;;
+	-m|--mem) tev_need_value "$1" $#; mem=$2; shift ;;
+	--scale) tev_need_value "$1" $#; scale=$2; shift ;;
+	--swtim-driver) tev_need_value "$1" $#; swtim_driver=$2; shift ;;
+	--swtim-args) tev_need_value "$1" $#; swtim_args=$2; shift ;;
+	-o|--out) tev_need_value "$1" $#; out=$2; shift ;;
+	--timeout) tev_need_value "$1" $#; run_timeout=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 	shift
 done
+
+tev_need_number --mem "$mem"
+tev_need_number --timeout "$run_timeout"
 
 case "$rounds" in
 ''|*[!0-9]*|0) echo "$0: --rounds: want a positive number" >&2; exit 2 ;;
@@ -215,7 +218,7 @@ for r in $(seq 1 "$rounds"); do
 			rm -f "$json"
 			start=$(date +%s.%N)
 			# shellcheck disable=SC2086
-			timeout --signal=TERM --kill-after=10 "$run_timeout" $cmd >> "$log" 2>&1
+			tev_run "$run_timeout" "$log" $cmd
 			rc=$?
 			end=$(date +%s.%N)
 			printf 'round %d %-20s %-5s rc=%d %5.1f s\n' "$r" "$c" "$ad" "$rc" \

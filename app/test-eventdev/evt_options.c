@@ -752,6 +752,29 @@ check_static(struct evt_options *opt)
 			" --adapter=swtim takes more\n");
 		return -EINVAL;
 	}
+	if (opt->pool_sz < EVT_BURST_SIZE) {
+		fprintf(stderr, APP ": --pool_sz (%u) below %u: a producer takes"
+			" timers from the pool %u at a time\n", opt->pool_sz,
+			EVT_BURST_SIZE, EVT_BURST_SIZE);
+		return -EINVAL;
+	}
+	/* The stall detector must not give up on timers not yet due. */
+	if (opt->stall_sec != 0 &&
+	    opt->stall_sec * UINT64_C(1000000000) <=
+	    opt->expiry_nsec + opt->timeout_spread_nsec) {
+		fprintf(stderr, APP ": --stall-sec (%" PRIu64 ") is not above"
+			" the longest timeout (%" PRIu64 " ns): a run would"
+			" give up before its timers fall due\n", opt->stall_sec,
+			opt->expiry_nsec + opt->timeout_spread_nsec);
+		return -EINVAL;
+	}
+	if (opt->library_port && opt->adapter_ports > 1) {
+		fprintf(stderr, APP ": --adapter-ports above 1 needs"
+			" --adapter-port=app: the extra ports are added to the"
+			" device configuration this application keeps, which a"
+			" port the library added is not part of\n");
+		return -EINVAL;
+	}
 	if (opt->load == EVT_LOAD_LOW && !opt->load_rate_set)
 		opt->load_rate = EVT_LOAD_LOW_RATE;
 	if (opt->load_rate_set && opt->load != EVT_LOAD_LOW &&

@@ -20,6 +20,9 @@
 
 #include <rte_config.h>
 
+/* Timers a producer takes from the pool, and arms, at a time. */
+#define EVT_BURST_SIZE 16
+
 /* Exit status for a bad command line. */
 #define EVT_EXIT_USAGE 2
 

@@ -24,8 +24,6 @@
 #include "latency_hist.h"
 #include "timer_ops.h"
 
-/* Timers a producer takes from the pool, and arms, at a time. */
-#define EVT_BURST_SIZE 16
 /* Most events a worker dequeues at once. */
 #define EVT_MAX_DEQ 128
 

@@ -68,20 +68,26 @@ run_timeout=60
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-b|--bin) bin=$2; shift ;;
-	-r|--rounds) rounds=$2; shift ;;
-	-t|--ticks) ticks=$2; shift ;;
-	--rates) rates=$2; shift ;;
-	-d|--duration) duration=$2; shift ;;
-	--expiry-ns) expiry=$2; shift ;;
-	--eal) eal=$2; shift ;;
-	-o|--out) out=$2; shift ;;
-	--timeout) run_timeout=$2; shift ;;
+	-b|--bin) tev_need_value "$1" $#; bin=$2; shift ;;
+	-r|--rounds) tev_need_value "$1" $#; rounds=$2; shift ;;
+	-t|--ticks) tev_need_value "$1" $#; ticks=$2; shift ;;
+	--rates) tev_need_value "$1" $#; rates=$2; shift ;;
+	-d|--duration) tev_need_value "$1" $#; duration=$2; shift ;;
+	--expiry-ns) tev_need_value "$1" $#; expiry=$2; shift ;;
+	--eal) tev_need_value "$1" $#; eal=$2; shift ;;
+	-o|--out) tev_need_value "$1" $#; out=$2; shift ;;
+	--timeout) tev_need_value "$1" $#; run_timeout=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 	shift
 done
+
+tev_need_number --duration "$duration"
+tev_need_number --expiry-ns "$expiry"
+tev_need_number --timeout "$run_timeout"
+tev_need_numbers --ticks "$ticks"
+tev_need_numbers --rates "$rates"
 
 case "$rounds" in
 ''|*[!0-9]*|0) echo "$0: --rounds: a positive number" >&2; exit 2 ;;
@@ -119,8 +125,7 @@ for r in $(seq 1 "$rounds"); do
 				echo "$cmd" > "$base.log"
 				rm -f "$base.json"
 				# shellcheck disable=SC2086
-				timeout --signal=TERM --kill-after=10 \
-					"$run_timeout" $cmd >> "$base.log" 2>&1
+				tev_run "$run_timeout" "$base.log" $cmd
 				rc=$?
 				printf 'round %d tick %7s ns %7s/s %-5s rc=%d\n' \
 					"$r" "$t" "$q" "$ad" "$rc"
@@ -166,9 +171,16 @@ for t in ticks:
                 elif j["result"] != "pass":
                     problems.append("tick %s, %s/s, %s, round %d: %s"
                                     % (t, q, ad, r, j["failure"]))
-            js = [j for j in js if j is not None and j["lateness_us"]["count"]]
+            # Lost and early over every run; the figures from the runs
+            # that passed only (a failed run's are not the adapter's).
+            reported = [j for j in js if j is not None]
+            lost_early = "%d / %d" % (sum(j["lost"] for j in reported),
+                                      sum(j["early"] for j in reported))
+            js = [j for j in reported if j["result"] == "pass" and
+                  j["lateness_us"]["count"]]
             if not js:
-                rows.append([str(int(t) / 1000), q, ad] + ["-"] * 4)
+                rows.append([str(int(t) / 1000), q, ad] + ["-"] * 3 +
+                            [lost_early])
                 continue
             lt = lambda k: med([j["lateness_us"][k] for j in js])
             tick_us = med([j["config"]["timer_tick_nsec_in_force"] / 1000.0
@@ -181,8 +193,7 @@ for t in ticks:
                                                 fmt(lt("max"))),
                          fmt(p99 / tick_us, "%.2f"),
                          fmt(max(0.0, p99 - tick_us), "%.1f"),
-                         "%d / %d" % (sum(j["lost"] for j in js),
-                                      sum(j["early"] for j in js))])
+                         lost_early])
 
 print("Medians of %d round(s). Lateness: the timer's deadline (TSC before"
       % rounds)

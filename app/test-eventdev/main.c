@@ -131,9 +131,15 @@ setup_pool(struct evt_test *t)
 	int socket = opt->socket_id == SOCKET_ID_ANY ? (int)rte_socket_id() :
 		opt->socket_id;
 
-	/* As upstream: a third of the pool per worker, at most the max. */
-	cache = (unsigned int)RTE_MIN((double)RTE_MEMPOOL_CACHE_MAX_SIZE,
-				      opt->pool_sz / 1.5 / t->nb_workers);
+	/*
+	 * Upstream gives each worker's cache a third of the pool, but a
+	 * cache holds up to 1.5 times its size: with a small pool the
+	 * workers' caches held every timer and the producers starved. So
+	 * that all the caches (workers put, producers get) hold at most half
+	 * the pool: pool / (3 x lcores), at most the maximum.
+	 */
+	cache = RTE_MIN((unsigned int)RTE_MEMPOOL_CACHE_MAX_SIZE,
+			opt->pool_sz / (3 * (t->nb_workers + t->nb_producers)));
 	t->pool = rte_mempool_create("evt_timers", opt->pool_sz,
 				     sizeof(struct evt_timer_rec), cache, 0,
 				     NULL, NULL, rec_init, NULL, socket, 0);

@@ -72,23 +72,32 @@ run_timeout=60
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-b|--bin) bin=$2; shift ;;
-	-s|--sleeps) sleeps=$2; shift ;;
-	-l|--loads) loads=$2; shift ;;
-	-d|--duration) duration=$2; shift ;;
-	--expiry-ns) expiry=$2; shift ;;
-	--low-rate) low_rate=$2; shift ;;
-	--high-rate) high_rate=$2; shift ;;
-	--burst) burst=$2; shift ;;
-	--period-ms) period=$2; shift ;;
-	--eal) eal=$2; shift ;;
-	-o|--out) out=$2; shift ;;
-	--timeout) run_timeout=$2; shift ;;
+	-b|--bin) tev_need_value "$1" $#; bin=$2; shift ;;
+	-s|--sleeps) tev_need_value "$1" $#; sleeps=$2; shift ;;
+	-l|--loads) tev_need_value "$1" $#; loads=$2; shift ;;
+	-d|--duration) tev_need_value "$1" $#; duration=$2; shift ;;
+	--expiry-ns) tev_need_value "$1" $#; expiry=$2; shift ;;
+	--low-rate) tev_need_value "$1" $#; low_rate=$2; shift ;;
+	--high-rate) tev_need_value "$1" $#; high_rate=$2; shift ;;
+	--burst) tev_need_value "$1" $#; burst=$2; shift ;;
+	--period-ms) tev_need_value "$1" $#; period=$2; shift ;;
+	--eal) tev_need_value "$1" $#; eal=$2; shift ;;
+	-o|--out) tev_need_value "$1" $#; out=$2; shift ;;
+	--timeout) tev_need_value "$1" $#; run_timeout=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 	shift
 done
+
+tev_need_number --duration "$duration"
+tev_need_number --expiry-ns "$expiry"
+tev_need_number --low-rate "$low_rate"
+tev_need_number --high-rate "$high_rate" 0
+tev_need_numbers --sleeps "$sleeps" 0
+tev_need_number --burst "$burst"
+tev_need_number --period-ms "$period"
+tev_need_number --timeout "$run_timeout"
 
 for l in $loads; do
 	case "$l" in
@@ -145,7 +154,7 @@ for l in $loads; do
 		echo "$cmd" > "$log"
 		rm -f "$json"
 		# shellcheck disable=SC2086
-		timeout --signal=TERM --kill-after=10 "$run_timeout" $cmd >> "$log" 2>&1
+		tev_run "$run_timeout" "$log" $cmd
 		rc=$?
 		printf '%-7s max sleep %5s us: rc=%d\n' "$l" "$s" "$rc"
 		[ "$rc" != 0 ] && failed=$((failed + 1))
@@ -189,7 +198,11 @@ for l in loads:
             problems.append("%s, max sleep %s: no report" % (l, s))
             continue
         if j["result"] != "pass":
+            # A failed run's figures are not the adapter's: its losses
+            # only, and the reason below the table.
             problems.append("%s, max sleep %s: %s" % (l, s, j["failure"]))
+            cells += ["-"] * 3 + ["%d" % j["lost"]]
+            continue
         workers = j["throughput"]["workers"]
         svc = j["service_lcores"]
         cells.append("%s / %s" % (pct(share(svc, "cpu_share")),

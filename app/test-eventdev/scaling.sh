@@ -98,29 +98,37 @@ run_timeout=60
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-b|--bin) bin=$2; shift ;;
-	-S|--svc) svc_lists=$2; shift ;;
-	--eal) eal=$2; shift ;;
-	--plcores) plcores=$2; shift ;;
-	--wlcores) wlcores=$2; shift ;;
-	-r|--rounds) rounds=$2; shift ;;
-	-d|--duration) duration=$2; shift ;;
-	--tick-ns) tick=$2; shift ;;
-	--expiry-ns) expiry=$2; shift ;;
-	--pool) pool=$2; shift ;;
-	--series) series=$2; shift ;;
-	--paced-rate) paced_rate=$2; shift ;;
-	--paced-sleep-us) paced_sleep=$2; shift ;;
+	-b|--bin) tev_need_value "$1" $#; bin=$2; shift ;;
+	-S|--svc) tev_need_value "$1" $#; svc_lists=$2; shift ;;
+	--eal) tev_need_value "$1" $#; eal=$2; shift ;;
+	--plcores) tev_need_value "$1" $#; plcores=$2; shift ;;
+	--wlcores) tev_need_value "$1" $#; wlcores=$2; shift ;;
+	-r|--rounds) tev_need_value "$1" $#; rounds=$2; shift ;;
+	-d|--duration) tev_need_value "$1" $#; duration=$2; shift ;;
+	--tick-ns) tev_need_value "$1" $#; tick=$2; shift ;;
+	--expiry-ns) tev_need_value "$1" $#; expiry=$2; shift ;;
+	--pool) tev_need_value "$1" $#; pool=$2; shift ;;
+	--series) tev_need_value "$1" $#; series=$2; shift ;;
+	--paced-rate) tev_need_value "$1" $#; paced_rate=$2; shift ;;
+	--paced-sleep-us) tev_need_value "$1" $#; paced_sleep=$2; shift ;;
 	--no-dpdk) dpdk=0 ;;
 	--one-port) one_port=1 ;;
 	--table-only) table_only=1 ;;
-	-o|--out) out=$2; shift ;;
-	--timeout) run_timeout=$2; shift ;;
+	-o|--out) tev_need_value "$1" $#; out=$2; shift ;;
+	--timeout) tev_need_value "$1" $#; run_timeout=$2; shift ;;
 	-h|--help) usage; exit 0 ;;
 	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 	shift
 done
+
+tev_need_number --duration "$duration"
+tev_need_number --tick-ns "$tick"
+tev_need_number --expiry-ns "$expiry"
+tev_need_number --pool "$pool"
+tev_need_number --paced-rate "$paced_rate"
+tev_need_number --paced-sleep-us "$paced_sleep" 0
+tev_need_number --timeout "$run_timeout"
 
 case "$rounds" in
 ''|*[!0-9]*|0) echo "$0: --rounds: want a positive number" >&2; exit 2 ;;
@@ -222,7 +230,7 @@ for r in $(seq 1 "$rounds"); do
 		rm -f "$json"
 		start=$(date +%s.%N)
 		# shellcheck disable=SC2086
-		timeout --signal=TERM --kill-after=10 "$run_timeout" $cmd >> "$log" 2>&1
+		tev_run "$run_timeout" "$log" $cmd
 		rc=$?
 		end=$(date +%s.%N)
 		printf 'round %d %-5s %-5s %d service lcore(s): rc=%d %5.1f s\n' \
@@ -285,12 +293,18 @@ for row in rows:
             problems.append("%s, %d service lcore(s), round %d: %s"
                             % (ad, n, r, j["failure"]))
         runs.append(j)
+    # Lost, duplicate and early over every run; the figures from the
+    # runs that passed only (a failed run's are not the adapter's).
+    lost = sum(j["lost"] for j in runs)
+    dup = sum(j["duplicates"] for j in runs)
+    early = sum(j["early"] for j in runs)
+    runs = [j for j in runs if j["result"] == "pass"]
     if not runs:
-        table.append([ad, str(n)] + ["-"] * (len(head) - 2))
+        table.append([ad, str(n)] + ["-"] * (len(head) - 3) +
+                     ["%d / %d / %d" % (lost, dup, early)])
         continue
     mpps = [j["throughput"]["total_mpps"] for j in runs]
     cpu, runnable, eff, l50, l99, refus, arm = [], [], [], [], [], [], []
-    lost = dup = early = 0
     for j in runs:
         svc = j["service_lcores"]
         c = sum(s["cpu_s"] or 0 for s in svc)
@@ -305,9 +319,6 @@ for row in rows:
         l99.append(j["lateness_us"]["p99"])
         refus.append(retry / exp if exp else None)
         arm.append(j["arm_latency_ns"]["avg"])
-        lost += j["lost"]
-        dup += j["duplicates"]
-        early += j["early"]
     ports = runs[0]["config"].get("adapter_ports", 1)
     table.append([
         ("swtim" if ad == "swtim" else "DPDK") +

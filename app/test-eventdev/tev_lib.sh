@@ -63,3 +63,58 @@ tev_out_dir() {
 	mkdir -p "$out" || exit 1
 	echo "$out"
 }
+
+# tev_run SECONDS LOG CMD...: run CMD, its output appended to LOG, killed
+# after SECONDS (TERM, then KILL 10 s later); return its status. timeout
+# runs CMD in a process group of its own, where Ctrl-C on the terminal
+# does not reach it: a SIGINT or SIGTERM to the script stops the run and
+# then the script (status 130) instead of going on to the next run.
+tev_run() {
+	local seconds=$1 log=$2 child rc
+
+	shift 2
+	timeout --signal=TERM --kill-after=10 "$seconds" "$@" >> "$log" 2>&1 &
+	child=$!
+	# shellcheck disable=SC2064
+	trap "kill -TERM $child 2>/dev/null; wait $child; echo '$0: interrupted' >&2; exit 130" INT TERM
+	wait "$child"
+	rc=$?
+	trap - INT TERM
+	return "$rc"
+}
+
+# tev_need_value OPTION ARGC: exit 2 with a message when OPTION, which
+# takes a value, came last (ARGC: the number of arguments left, itself
+# included).
+tev_need_value() {
+	if [ "$2" -lt 2 ]; then
+		echo "$0: option '$1' needs a value" >&2
+		exit 2
+	fi
+}
+
+# tev_need_number OPTION VALUE [0]: exit 2 with a message unless VALUE
+# is a positive integer (or 0, given a third argument 0).
+tev_need_number() {
+	case "$2" in
+	''|*[!0-9]*)
+		echo "$0: $1: want a positive integer, not '$2'" >&2
+		exit 2 ;;
+	0)
+		if [ "${3:-}" != 0 ]; then
+			echo "$0: $1: want a positive integer, not 0" >&2
+			exit 2
+		fi ;;
+	esac
+}
+
+# tev_need_numbers OPTION LIST [0]: tev_need_number for every word of
+# LIST (ticks, rates, sleeps).
+tev_need_numbers() {
+	local v
+
+	[ -n "$2" ] || { echo "$0: $1: empty list" >&2; exit 2; }
+	for v in $2; do
+		tev_need_number "$1" "$v" "${3:-}"
+	done
+}
