@@ -11,8 +11,9 @@
  * service_id_get() for a driver without a service, start without any
  * service mapping, the options a driver declares, periodic adapters on a
  * driver without RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC, the driver's finest
- * tick, and that the generic layer's checks stop a bad timer before the
- * driver sees it. Runs once, not per driver.
+ * tick, that the generic layer's checks stop a bad timer before the
+ * driver sees it, and that the statistics drivers keep per list survive a
+ * reset racing their writer. Runs once, not per driver.
  */
 
 #include <errno.h>
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "swtim_driver.h"
+#include "swtim_driver_stats.h"
 #include "swtim_test.h"
 
 #define TICK_NS		(100 * 1000)
@@ -258,6 +260,43 @@ checks_before_driver(void)
 	return SWT_PASS;
 }
 
+/*
+ * The per-list statistics drivers keep (swtim_driver_stats.h) against a
+ * reset from another thread: a writer that loaded a counter before the
+ * reset and stores after it, and a cancel that takes back an event
+ * counted before the reset, the two interleavings a service lcore and an
+ * application thread can produce.
+ */
+static int
+stats_reset_against_writer(void)
+{
+	struct swtim_driver_stats s;
+	struct rte_event_timer_adapter_stats sum;
+	uint64_t loaded;
+
+	memset(&s, 0, sizeof(s));
+	s.ev_enq_count = 1001;
+	s.evtim_exp_count = 5;
+	/* The writer has loaded the counter; the reset comes; the writer
+	 * stores what it loaded plus its 8. */
+	loaded = s.ev_enq_count;
+	swtim_driver_stats_reset(&s);
+	s.ev_enq_count = loaded + 8;
+	/* A cancel takes back an event counted before the reset. */
+	s.evtim_exp_count--;
+	memset(&sum, 0, sizeof(sum));
+	swtim_driver_stats_add(&sum, &s);
+	SWT_ASSERT_EQ(sum.ev_enq_count, 8);
+	SWT_ASSERT_EQ(sum.evtim_exp_count, 0);
+	/* Counting on from there. */
+	s.evtim_exp_count += 3;
+	memset(&sum, 0, sizeof(sum));
+	swtim_driver_stats_add(&sum, &s);
+	SWT_ASSERT_EQ(sum.evtim_exp_count, 2);
+	SWT_ASSERT_EQ(sum.ev_enq_count, 8);
+	return SWT_PASS;
+}
+
 static const struct swt_case cases[] = {
 	SWT_CASE(driver_registered),
 	SWT_CASE(no_service_esrch),
@@ -265,6 +304,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(periodic_needs_cap),
 	SWT_CASE(finest_tick),
 	SWT_CASE(checks_before_driver),
+	SWT_CASE(stats_reset_against_writer),
 };
 
 int

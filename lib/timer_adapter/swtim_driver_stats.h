@@ -8,25 +8,51 @@
 /**
  * @file
  * Statistics a driver keeps per list or wheel, each written only by the
- * service run that has claimed that list, and summed when the application
- * asks.
+ * service run that has claimed that list (or a cancel holding the same
+ * claim), and summed when the application asks.
+ *
+ * A reset never writes the counters: a writer on another lcore may have
+ * loaded one just before and would store the old value plus its own
+ * back over the zero, or a cancel taking back an event counted before
+ * the reset would take the counter below zero. The reset records the
+ * counters instead, and reads subtract what it recorded.
  */
 
 #include <stdint.h>
-#include <string.h>
 
 #include <rte_event_timer_adapter.h>
 
-/** Counters of one list or wheel. */
-struct swtim_driver_stats {
+/** The counters of one list or wheel. */
+struct swtim_driver_counts {
 	uint64_t evtim_exp_count;
 	uint64_t ev_enq_count;
 	uint64_t evtim_retry_count;
 	uint64_t evtim_drop_count;
 };
 
+/** Counters of one list or wheel, and what they were at the last reset. */
+struct swtim_driver_stats {
+	uint64_t evtim_exp_count;
+	uint64_t ev_enq_count;
+	uint64_t evtim_retry_count;
+	uint64_t evtim_drop_count;
+	/** Written by swtim_driver_stats_reset() only. */
+	struct swtim_driver_counts at_reset;
+};
+
+/* What a counter gained since the reset; none if a take-back of an event
+ * counted before the reset left it below what the reset saw. */
+static inline uint64_t
+swtim_driver_stats_since(const uint64_t *now, const uint64_t *at_reset)
+{
+	uint64_t n = __atomic_load_n(now, __ATOMIC_RELAXED);
+	uint64_t r = __atomic_load_n(at_reset, __ATOMIC_RELAXED);
+
+	return n > r ? n - r : 0;
+}
+
 /**
- * Add one list's counters to the adapter's.
+ * Add one list's counters since the last reset to the adapter's.
  *
  * @param sum
  *   The adapter's statistics.
@@ -37,18 +63,19 @@ static inline void
 swtim_driver_stats_add(struct rte_event_timer_adapter_stats *sum,
 		       const struct swtim_driver_stats *s)
 {
-	sum->evtim_exp_count += __atomic_load_n(&s->evtim_exp_count,
-						__ATOMIC_RELAXED);
-	sum->ev_enq_count += __atomic_load_n(&s->ev_enq_count,
-					     __ATOMIC_RELAXED);
-	sum->evtim_retry_count += __atomic_load_n(&s->evtim_retry_count,
-						  __ATOMIC_RELAXED);
-	sum->evtim_drop_count += __atomic_load_n(&s->evtim_drop_count,
-						 __ATOMIC_RELAXED);
+	sum->evtim_exp_count += swtim_driver_stats_since(&s->evtim_exp_count,
+			&s->at_reset.evtim_exp_count);
+	sum->ev_enq_count += swtim_driver_stats_since(&s->ev_enq_count,
+			&s->at_reset.ev_enq_count);
+	sum->evtim_retry_count += swtim_driver_stats_since(
+			&s->evtim_retry_count, &s->at_reset.evtim_retry_count);
+	sum->evtim_drop_count += swtim_driver_stats_since(
+			&s->evtim_drop_count, &s->at_reset.evtim_drop_count);
 }
 
 /**
- * Zero one list's counters.
+ * Reset one list's counters: from now on reads count from their values
+ * now. Safe against the list's writer running at the same time.
  *
  * @param s
  *   The counters.
@@ -56,7 +83,18 @@ swtim_driver_stats_add(struct rte_event_timer_adapter_stats *sum,
 static inline void
 swtim_driver_stats_reset(struct swtim_driver_stats *s)
 {
-	memset(s, 0, sizeof(*s));
+	__atomic_store_n(&s->at_reset.evtim_exp_count,
+			 __atomic_load_n(&s->evtim_exp_count, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&s->at_reset.ev_enq_count,
+			 __atomic_load_n(&s->ev_enq_count, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&s->at_reset.evtim_retry_count,
+			 __atomic_load_n(&s->evtim_retry_count,
+					 __ATOMIC_RELAXED), __ATOMIC_RELAXED);
+	__atomic_store_n(&s->at_reset.evtim_drop_count,
+			 __atomic_load_n(&s->evtim_drop_count,
+					 __ATOMIC_RELAXED), __ATOMIC_RELAXED);
 }
 
 #endif /* SWTIM_DRIVER_STATS_H */

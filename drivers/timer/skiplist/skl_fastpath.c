@@ -178,7 +178,9 @@ skl_cancel_waiting(struct skl_adapter *skl, struct skl_timer *t,
 		/* Nobody else changes a waiting owner without the claim. */
 		RTE_VERIFY(__atomic_compare_exchange_n(&t->owner, &busy, 0,
 				false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
-		/* Taken back; a stats reset may have cleared it already. */
+		/* Taken back: it counted as expired when its event was
+		 * built (a stats reset does not lower the counter itself,
+		 * see swtim_driver_stats.h). */
 		if (list->stats.evtim_exp_count != 0)
 			list->stats.evtim_exp_count--;
 	}
