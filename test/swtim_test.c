@@ -472,6 +472,39 @@ swt_adapters_cleanup(void)
 
 /* ---- lcores ---- */
 
+/* Log lines written between swt_log_capture() and swt_log_captured(). */
+static char *swt_log_buf;
+static size_t swt_log_len;
+static FILE *swt_log_file;
+
+int
+swt_log_capture(void)
+{
+	swt_log_file = open_memstream(&swt_log_buf, &swt_log_len);
+	if (swt_log_file == NULL)
+		return -1;
+	return rte_openlog_stream(swt_log_file);
+}
+
+unsigned int
+swt_log_captured(const char *needle)
+{
+	unsigned int n = 0;
+	const char *p;
+
+	rte_openlog_stream(NULL);
+	fclose(swt_log_file);
+	for (p = swt_log_buf; p != NULL && (p = strstr(p, needle)) != NULL;
+	     p += strlen(needle))
+		n++;
+	if (n == 0)
+		printf("    log was: %s\n", swt_log_buf != NULL ?
+		       swt_log_buf : "");
+	free(swt_log_buf);
+	swt_log_buf = NULL;
+	return n;
+}
+
 int
 swt_launch(lcore_function_t *fn, void *arg, unsigned int lcore)
 {

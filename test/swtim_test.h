@@ -251,6 +251,16 @@ void swt_timer_init(struct rte_event_timer *t, uint8_t q, uint64_t u64,
 uint16_t swt_cancel_retry(const struct swtim_adapter *a,
 			  struct rte_event_timer *t);
 
+/* ---- log ---- */
+
+/** Capture what the library logs from now on (rte_openlog_stream()). */
+int swt_log_capture(void);
+/**
+ * Stop capturing; the number of times needle occurs in what was logged
+ * (printed when none).
+ */
+unsigned int swt_log_captured(const char *needle);
+
 /* ---- lcores ---- */
 
 /** Launch fn on lcore; the harness joins it after the case. */

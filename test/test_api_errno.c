@@ -219,36 +219,6 @@ create_cb_error_leaves_nothing(void)
 	return SWT_PASS;
 }
 
-/* Log lines written between log_capture() and log_captured(). */
-static char *log_buf;
-static size_t log_len;
-static FILE *log_file;
-
-static int
-log_capture(void)
-{
-	log_file = open_memstream(&log_buf, &log_len);
-	if (log_file == NULL)
-		return -1;
-	return rte_openlog_stream(log_file);
-}
-
-/* Stop capturing; true if what was logged contains needle. */
-static bool
-log_captured(const char *needle)
-{
-	bool found;
-
-	rte_openlog_stream(NULL);
-	fclose(log_file);
-	found = log_buf != NULL && strstr(log_buf, needle) != NULL;
-	if (!found)
-		printf("    log was: %s\n", log_buf != NULL ? log_buf : "");
-	free(log_buf);
-	log_buf = NULL;
-	return found;
-}
-
 static int
 create_unknown_driver(void)
 {
@@ -258,13 +228,13 @@ create_unknown_driver(void)
 	int err;
 
 	/* Refused with EINVAL and a log line that names the driver. */
-	SWT_ASSERT_OK(log_capture());
+	SWT_ASSERT_OK(swt_log_capture());
 	rte_errno = 0;
 	a = swtim_adapter_create_with_driver(&c, swt_port_cb,
 					     swt_port_arg(APP_PORT),
 					     "no_such_driver", NULL);
 	err = rte_errno;
-	SWT_ASSERT(log_captured("no_such_driver"), "no log line names it");
+	SWT_ASSERT(swt_log_captured("no_such_driver"), "no log line names it");
 	SWT_ASSERT(a == NULL && err == EINVAL, "%p/%s", a, rte_strerror(err));
 	SWT_ASSERT_NULL_ERRNO(swtim_adapter_create_with_driver(&c, NULL,
 			      NULL, "", NULL), EINVAL);
@@ -287,13 +257,13 @@ create_unknown_devargs(void)
 	const void *a;
 	int err;
 
-	SWT_ASSERT_OK(log_capture());
+	SWT_ASSERT_OK(swt_log_capture());
 	rte_errno = 0;
 	a = swtim_adapter_create_with_driver(&c, swt_port_cb,
 					     swt_port_arg(APP_PORT),
 					     swt_driver, "no_such_key=1");
 	err = rte_errno;
-	SWT_ASSERT(log_captured("no_such_key"), "no log line names it");
+	SWT_ASSERT(swt_log_captured("no_such_key"), "no log line names it");
 	SWT_ASSERT(a == NULL && err == EINVAL, "%p/%s", a, rte_strerror(err));
 	for (i = 0; i < RTE_DIM(bad); i++) {
 		SWT_ASSERT_NULL_ERRNO(swtim_adapter_create_with_driver(&c,
@@ -330,13 +300,13 @@ create_bad_option_value(void)
 	}
 	snprintf(arg, sizeof(arg), SWTIM_IDLE_ARG "=%u",
 		 SWTIM_IDLE_MAX_SLEEP_US + 1);
-	SWT_ASSERT_OK(log_capture());
+	SWT_ASSERT_OK(swt_log_capture());
 	rte_errno = 0;
 	a = swtim_adapter_create_with_driver(&c, swt_port_cb,
 					     swt_port_arg(APP_PORT),
 					     swt_driver, arg);
 	err = rte_errno;
-	SWT_ASSERT(log_captured(SWTIM_IDLE_ARG), "no log line names it");
+	SWT_ASSERT(swt_log_captured(SWTIM_IDLE_ARG), "no log line names it");
 	SWT_ASSERT(a == NULL && err == EINVAL, "%p/%s", a, rte_strerror(err));
 	SWT_ASSERT_NULL_ERRNO(swtim_adapter_lookup(ID), ENOENT);
 
@@ -672,6 +642,35 @@ free_states(void)
 	SWT_ASSERT_OK(swtim_adapter_stop(a));
 	SWT_ASSERT_OK(swtim_adapter_free(a));
 	SWT_ASSERT_NULL_ERRNO(swtim_adapter_lookup(ID), ENOENT);
+	return SWT_PASS;
+}
+
+/* Refused control calls say why in the log, as DPDK's adapter does. */
+static int
+refused_calls_say_why(void)
+{
+	struct swtim_adapter *a = mk_adapter(ID, true);
+	struct rte_event_timer_adapter_stats st;
+
+	SWT_ASSERT(a != NULL, "%s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swt_log_capture());
+	SWT_ASSERT_EQ(swtim_adapter_start(a), -EALREADY);
+	SWT_ASSERT(swt_log_captured("already started"), "start twice");
+	SWT_ASSERT_OK(swt_log_capture());
+	SWT_ASSERT_EQ(swtim_adapter_free(a), -EBUSY);
+	SWT_ASSERT(swt_log_captured("must be stopped"), "free started");
+	SWT_ASSERT_OK(swt_log_capture());
+	SWT_ASSERT_EQ(swtim_adapter_stop(NULL), -EINVAL);
+	SWT_ASSERT(swt_log_captured("stop: no such adapter"), "stop NULL");
+	SWT_ASSERT_OK(swt_log_capture());
+	SWT_ASSERT_EQ(swtim_adapter_stats_get(a, NULL), -EINVAL);
+	SWT_ASSERT(swt_log_captured("NULL stats"), "stats_get NULL");
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	SWT_ASSERT_OK(swtim_adapter_free(a));
+	SWT_ASSERT_OK(swt_log_capture());
+	SWT_ASSERT_EQ(swtim_adapter_stats_get(a, &st), -EINVAL);
+	SWT_ASSERT(swt_log_captured("stats_get: no such adapter"),
+		   "stats_get freed");
 	return SWT_PASS;
 }
 
@@ -1191,6 +1190,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(port_add_nospc),
 	SWT_CASE(stop_states),
 	SWT_CASE(free_states),
+	SWT_CASE(refused_calls_say_why),
 	SWT_CASE(lookup_states),
 	SWT_CASE(service_id_get_einval),
 	SWT_CASE(stats_einval),

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <rte_dev.h>
+#include <rte_malloc.h>
 
 #include "swtim_test.h"
 
@@ -542,6 +543,66 @@ create_adds_one_port(void)
 }
 
 /*
+ * Take all the memory rte_malloc() has left, in pieces; return how many
+ * (at most max), kept in p.
+ */
+static unsigned int
+heap_exhaust(void **p, unsigned int max)
+{
+	size_t size = (size_t)256 << 20;
+	unsigned int n = 0;
+
+	while (n < max && size >= 64) {
+		p[n] = rte_malloc(NULL, size, 0);
+		if (p[n] != NULL)
+			n++;
+		else
+			size /= 2;
+	}
+	return n;
+}
+
+/*
+ * No memory for the service's event buffer (the first expiry of a list or
+ * wheel creates it): the timers wait on the adapter, nothing is lost or
+ * delivered twice, the log says so once, not at every run, and once
+ * memory is back every timer comes.
+ */
+static int
+no_memory_for_events(void)
+{
+	enum { N = 100, PIECES = 4096 };
+	static void *piece[PIECES];
+	struct swtim_adapter *a = mk_adapter(ID, 2 * N, true);
+	struct rte_event_timer *t = swt_timers(N);
+	struct rte_event evs[N];
+	unsigned int pieces, i, warned;
+	bool seen[N] = { false };
+
+	SWT_ASSERT(a != NULL && t != NULL, "%s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swt_log_capture());
+	pieces = heap_exhaust(piece, PIECES);
+	for (i = 0; i < N; i++)
+		swt_timer_init(&t[i], SWT_Q_PARALLEL, i, 2);
+	for (i = 0; i < N; i++)
+		SWT_ASSERT_BURST(swtim_arm(a, &t[i]), 1, 0);
+	/* About 100 ticks, each a service run that finds no memory. */
+	SWT_ASSERT_EQ(swt_collect(&swt_dev, evs, N, 100), 0);
+	for (i = 0; i < pieces; i++)
+		rte_free(piece[i]);
+	warned = swt_log_captured("no memory for an expiry event buffer");
+	SWT_ASSERT_EQ(warned, 1);
+	SWT_ASSERT_EQ(swt_collect(&swt_dev, evs, N, 2000), N);
+	for (i = 0; i < N; i++) {
+		SWT_ASSERT(evs[i].u64 < N && !seen[evs[i].u64],
+			   "event %" PRIu64 " unknown or twice", evs[i].u64);
+		seen[evs[i].u64] = true;
+	}
+	SWT_ASSERT_EQ(swt_drain(&swt_dev, 50), 0);
+	return SWT_PASS;
+}
+
+/*
  * Configure event device dev as an application would: nb_ports ports of
  * its own, those whose bit is set in linked linked to queue 0, started.
  */
@@ -630,6 +691,7 @@ reconfigured_device_ports_not_reused(void)
 	SWT_ASSERT_EQ(adapter_port(a), 4);
 	SWT_ASSERT_EQ(swt_evdev_port_count(dev), 5);
 	SWT_ASSERT_OK(swtim_adapter_free(a));
+	rte_event_dev_stop(dev);	/* closed by EAL cleanup */
 	return SWT_PASS;
 }
 
@@ -773,6 +835,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(create_adds_one_port),
 	SWT_CASE(create_free_cycles),
 	SWT_CASE(reconfigured_device_ports_not_reused),
+	SWT_CASE(no_memory_for_events),
 	SWT_CASE(num_max_adapters),
 	SWT_CASE(timeout_past_the_clock),
 };

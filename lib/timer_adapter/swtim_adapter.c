@@ -291,18 +291,29 @@ swtim_adapter_create(const struct rte_event_timer_adapter_conf *conf)
 	return swtim_adapter_create_with_driver(conf, NULL, NULL, NULL, NULL);
 }
 
+/* Whether adapter is one; if not, log it for call. */
+static bool
+swtim_adapter_check(const struct swtim_adapter *adapter, const char *call)
+{
+	if (swtim_adapter_is_valid(adapter))
+		return true;
+	SWTIM_LOG(ERR, "%s: no such adapter (%s)", call,
+		  adapter == NULL ? "NULL" : "freed, or never created");
+	return false;
+}
+
 /*
  * Take swtim_adapters_lock for a control call on adapter; false (lock not
- * held) if the adapter is not valid, also when another thread freed it
- * while this one waited for the lock.
+ * held, logged) if the adapter is not valid, also when another thread
+ * freed it while this one waited for the lock.
  */
 static bool
-swtim_adapter_lock(const struct swtim_adapter *adapter)
+swtim_adapter_lock(const struct swtim_adapter *adapter, const char *call)
 {
-	if (!swtim_adapter_is_valid(adapter))
+	if (!swtim_adapter_check(adapter, call))
 		return false;
 	pthread_mutex_lock(&swtim_adapters_lock);
-	if (swtim_adapter_is_valid(adapter))
+	if (swtim_adapter_check(adapter, call))
 		return true;
 	pthread_mutex_unlock(&swtim_adapters_lock);
 	return false;
@@ -316,7 +327,7 @@ swtim_adapter_port_add(struct swtim_adapter *adapter, uint8_t event_port_id)
 	unsigned int i;
 	int ret = 0;
 
-	if (!swtim_adapter_lock(adapter))
+	if (!swtim_adapter_lock(adapter, "port_add"))
 		return -EINVAL;
 	p = &adapter->params;
 	if (adapter->ever_started) {
@@ -359,8 +370,12 @@ int
 swtim_adapter_get_info(const struct swtim_adapter *adapter,
 		       struct rte_event_timer_adapter_info *adapter_info)
 {
-	if (!swtim_adapter_is_valid(adapter) || adapter_info == NULL)
+	if (!swtim_adapter_check(adapter, "get_info"))
 		return -EINVAL;
+	if (adapter_info == NULL) {
+		SWTIM_LOG(ERR, "get_info: NULL adapter_info");
+		return -EINVAL;
+	}
 	memset(adapter_info, 0, sizeof(*adapter_info));
 	adapter_info->min_resolution_ns = adapter->params.conf.timer_tick_ns;
 	adapter_info->max_tmo_ns = adapter->params.conf.max_tmo_ns;
@@ -392,9 +407,10 @@ swtim_adapter_start(const struct swtim_adapter *cadapter)
 	uint32_t service_id;
 	int ret;
 
-	if (!swtim_adapter_lock(adapter))
+	if (!swtim_adapter_lock(adapter, "start"))
 		return -EINVAL;
 	if (adapter->started) {
+		SWTIM_LOG(ERR, "adapter %u already started", adapter->id);
 		ret = -EALREADY;
 		goto out;
 	}
@@ -423,7 +439,7 @@ swtim_adapter_stop(const struct swtim_adapter *cadapter)
 	struct swtim_adapter *adapter = (struct swtim_adapter *)(uintptr_t)cadapter;
 	int ret = 0;
 
-	if (!swtim_adapter_lock(adapter))
+	if (!swtim_adapter_lock(adapter, "stop"))
 		return -EINVAL;
 	if (adapter->started) {
 		ret = adapter->ops->stop(adapter);
@@ -440,11 +456,15 @@ swtim_adapter_lookup(uint16_t adapter_id)
 	struct swtim_adapter *adapter;
 
 	if (adapter_id >= SWTIM_ADAPTER_NUM_MAX) {
+		SWTIM_LOG(ERR, "lookup: adapter id %u out of range (%u)",
+			  adapter_id, SWTIM_ADAPTER_NUM_MAX);
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	adapter = &swtim_adapters[adapter_id];
 	if (!swtim_adapter_is_valid(adapter)) {
+		/* Asking is how one finds out: not an error. */
+		SWTIM_LOG(DEBUG, "lookup: no adapter %u", adapter_id);
 		rte_errno = ENOENT;
 		return NULL;
 	}
@@ -457,9 +477,11 @@ swtim_adapter_free(struct swtim_adapter *adapter)
 	uint8_t dev_id, port_id;
 	bool port_from_table;
 
-	if (!swtim_adapter_lock(adapter))
+	if (!swtim_adapter_lock(adapter, "free"))
 		return -EINVAL;
 	if (adapter->started) {
+		SWTIM_LOG(ERR, "adapter %u must be stopped before it is freed",
+			  adapter->id);
 		pthread_mutex_unlock(&swtim_adapters_lock);
 		return -EBUSY;
 	}
@@ -480,8 +502,13 @@ int
 swtim_adapter_service_id_get(struct swtim_adapter *adapter,
 			     uint32_t *service_id)
 {
-	if (!swtim_adapter_is_valid(adapter) || service_id == NULL)
+	if (!swtim_adapter_check(adapter, "service_id_get"))
 		return -EINVAL;
+	if (service_id == NULL) {
+		SWTIM_LOG(ERR, "service_id_get: NULL service_id");
+		return -EINVAL;
+	}
+	/* Not an error as such: a driver may need no service. */
 	if (adapter->ops->service_id_get == NULL)
 		return -ESRCH;
 	return adapter->ops->service_id_get(adapter, service_id);
@@ -491,8 +518,12 @@ int
 swtim_adapter_stats_get(struct swtim_adapter *adapter,
 			struct rte_event_timer_adapter_stats *stats)
 {
-	if (!swtim_adapter_is_valid(adapter) || stats == NULL)
+	if (!swtim_adapter_check(adapter, "stats_get"))
 		return -EINVAL;
+	if (stats == NULL) {
+		SWTIM_LOG(ERR, "stats_get: NULL stats");
+		return -EINVAL;
+	}
 	memset(stats, 0, sizeof(*stats));
 	adapter->ops->stats_get(adapter, stats);
 	return 0;
@@ -501,7 +532,7 @@ swtim_adapter_stats_get(struct swtim_adapter *adapter,
 int
 swtim_adapter_stats_reset(struct swtim_adapter *adapter)
 {
-	if (!swtim_adapter_is_valid(adapter))
+	if (!swtim_adapter_check(adapter, "stats_reset"))
 		return -EINVAL;
 	adapter->ops->stats_reset(adapter);
 	return 0;

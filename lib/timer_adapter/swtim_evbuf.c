@@ -34,12 +34,30 @@ swtim_evport_init(struct swtim_evport *port, uint8_t dev_id, uint8_t port_id)
 	port->next_maintain = 0;
 }
 
+/*
+ * No memory for size events: say so once, until the buffer gets memory
+ * again. The service retries every run; nothing is lost meanwhile (the
+ * timers wait on their lists or wheels), but expiries are late.
+ */
+static void
+swtim_evbuf_nomem(struct swtim_evbuf *buf, bool reported, uint64_t size)
+{
+	buf->nomem_reported = true;
+	if (reported)
+		return;
+	SWTIM_LOG(WARNING, "no memory for an expiry event buffer of %" PRIu64
+		  " events: the expiries wait, and are late, until there is",
+		  size);
+}
+
 static int
 swtim_evbuf_setup(struct swtim_evbuf *buf, uint64_t size_hint, int socket,
 		  bool tagged)
 {
 	uint64_t size = rte_align64pow2(RTE_MAX(size_hint,
 						(uint64_t)SWTIM_EVBUF_MIN));
+
+	bool nomem_reported = buf->nomem_reported;
 
 	if (size > UINT32_MAX / 2)
 		size = (UINT32_MAX / 2) + 1;
@@ -52,6 +70,7 @@ swtim_evbuf_setup(struct swtim_evbuf *buf, uint64_t size_hint, int socket,
 					      RTE_CACHE_LINE_SIZE, socket);
 	if (buf->evs == NULL || (tagged && buf->tags == NULL)) {
 		swtim_evbuf_free(buf);
+		swtim_evbuf_nomem(buf, nomem_reported, size);
 		return -ENOMEM;
 	}
 	buf->mask = size - 1;
@@ -100,8 +119,10 @@ swtim_evbuf_grow(struct swtim_evbuf *buf)
 	if (evs == NULL || (buf->tags != NULL && tags == NULL)) {
 		rte_free(evs);
 		rte_free(tags);
+		swtim_evbuf_nomem(buf, buf->nomem_reported, 2 * (uint64_t)size);
 		return -ENOMEM;
 	}
+	buf->nomem_reported = false;
 	for (i = 0; i < n; i++)
 		evs[i] = buf->evs[(buf->head + i) & buf->mask];
 	if (tags != NULL)

@@ -82,6 +82,8 @@ struct swtim_evbuf {
 	uint32_t tried;		/**< events before this were offered once */
 	int socket;
 	bool stall_reported;	/**< the warning for this stall is out */
+	/** The warning that memory ran out is out (until memory is had). */
+	bool nomem_reported;
 	/** Timer cycles since the device refuses everything; 0: it does not. */
 	uint64_t refused_since;
 	/** Timer cycles before which not to offer refused events again. */

@@ -77,8 +77,8 @@ skl_timer_expired(struct rte_timer *tim)
 						     (uintptr_t)t) :
 		swtim_evbuf_slot(&list->evbuf);
 	if (unlikely(ev == NULL)) {
-		SWTIM_LOG(ERR, "no memory to keep an expiry event");
 		/*
+		 * No memory (the buffer has said so, once).
 		 * Armed and idle again before it is back on a list, where
 		 * another service lcore may fire it at once (without ARMING:
 		 * an arm still finishing then finds it moved and leaves it).

@@ -18,7 +18,6 @@
 #include <rte_prefetch.h>
 
 #include "whl_slot.h"
-#include "swtim_log.h"
 
 /*
  * Build the expiry events of a chunk of due records. Returns how many of
@@ -167,10 +166,8 @@ whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w,
 		delivered = whl_chunk_deliver(whl, w, due, n);
 		whl_chunk_recycle(whl, w, due, n, delivered);
 		expired += delivered;
-		if (unlikely(delivered < n)) {
-			SWTIM_LOG(ERR, "no memory for expiry events; retrying");
-			break;
-		}
+		if (unlikely(delivered < n))
+			break;	/* no memory (the buffer said so): retry */
 		/* Each chunk goes to the device at once, so that workers
 		 * start on a large expiry before the scan ends. */
 		sent += whl_wheel_flush(whl, w, port);
