@@ -34,17 +34,33 @@ swtim_evport_init(struct swtim_evport *port, uint8_t dev_id, uint8_t port_id)
 	port->next_maintain = 0;
 }
 
+/* Timer cycles of the last warning that a new buffer found no memory. */
+static uint64_t swtim_evbuf_nomem_at;
+
 /*
- * No memory for size events: say so once, until the buffer gets memory
- * again. The service retries every run; nothing is lost meanwhile (the
- * timers wait on their lists or wheels), but expiries are late.
+ * No memory for size events. The service retries every run; nothing is
+ * lost meanwhile (the timers wait on their lists or wheels), but the
+ * expiries are late: say so, once until a buffer that grows gets memory
+ * again (reported, which a new buffer, possibly never written before,
+ * cannot keep: those say so at most once a second in all).
  */
 static void
-swtim_evbuf_nomem(struct swtim_evbuf *buf, bool reported, uint64_t size)
+swtim_evbuf_nomem(bool *reported, uint64_t size)
 {
-	buf->nomem_reported = true;
-	if (reported)
+	uint64_t now = rte_get_timer_cycles();
+	uint64_t last = __atomic_load_n(&swtim_evbuf_nomem_at,
+					__ATOMIC_RELAXED);
+
+	if (reported != NULL) {
+		if (*reported)
+			return;
+		*reported = true;
+	} else if ((last != 0 && now - last < rte_get_timer_hz()) ||
+		   !__atomic_compare_exchange_n(&swtim_evbuf_nomem_at, &last,
+				now, false, __ATOMIC_RELAXED,
+				__ATOMIC_RELAXED)) {
 		return;
+	}
 	SWTIM_LOG(WARNING, "no memory for an expiry event buffer of %" PRIu64
 		  " events: the expiries wait, and are late, until there is",
 		  size);
@@ -57,8 +73,6 @@ swtim_evbuf_setup(struct swtim_evbuf *buf, uint64_t size_hint, int socket,
 	uint64_t size = rte_align64pow2(RTE_MAX(size_hint,
 						(uint64_t)SWTIM_EVBUF_MIN));
 
-	bool nomem_reported = buf->nomem_reported;
-
 	if (size > UINT32_MAX / 2)
 		size = (UINT32_MAX / 2) + 1;
 	memset(buf, 0, sizeof(*buf));
@@ -70,7 +84,7 @@ swtim_evbuf_setup(struct swtim_evbuf *buf, uint64_t size_hint, int socket,
 					      RTE_CACHE_LINE_SIZE, socket);
 	if (buf->evs == NULL || (tagged && buf->tags == NULL)) {
 		swtim_evbuf_free(buf);
-		swtim_evbuf_nomem(buf, nomem_reported, size);
+		swtim_evbuf_nomem(NULL, size);
 		return -ENOMEM;
 	}
 	buf->mask = size - 1;
@@ -119,7 +133,7 @@ swtim_evbuf_grow(struct swtim_evbuf *buf)
 	if (evs == NULL || (buf->tags != NULL && tags == NULL)) {
 		rte_free(evs);
 		rte_free(tags);
-		swtim_evbuf_nomem(buf, buf->nomem_reported, 2 * (uint64_t)size);
+		swtim_evbuf_nomem(&buf->nomem_reported, 2 * (uint64_t)size);
 		return -ENOMEM;
 	}
 	buf->nomem_reported = false;
