@@ -97,19 +97,20 @@ struct skl_timer {
 	struct skl_timer *free_next;
 	/** Lcore whose recycler cache it came from. */
 	uint16_t home;
+	/**
+	 * Armings of this object so far, bumped before each arm publishes
+	 * its owner: remaining_ticks_get() reads the deadline without a
+	 * lock and takes it only if no arming came in between (the object
+	 * may go to another timer and back to the same one meanwhile).
+	 * Next to home, which the arm writes too: no line more to touch.
+	 */
+	uint32_t armings;
 	/** Periodic timers: timer cycles of the next period's expiry. */
 	uint64_t next_expire;
 	/** Periodic timers: the period in timer cycles. */
 	uint64_t period;
 	/** Periodic timers: the list whose buffer holds its waiting event. */
 	uint16_t waiting_list;
-	/**
-	 * Armings of this object so far, bumped before each arm publishes
-	 * its owner: remaining_ticks_get() reads the deadline without a
-	 * lock and takes it only if no arming came in between (the object
-	 * may go to another timer and back to the same one meanwhile).
-	 */
-	uint32_t armings;
 };
 
 /**
