@@ -298,6 +298,19 @@ create_bad_option_value(void)
 				      swt_port_cb, swt_port_arg(APP_PORT),
 				      swt_driver, arg), EINVAL);
 	}
+	/* A bare key, and a key twice: refused, the option named. */
+	SWT_ASSERT_OK(swt_log_capture());
+	SWT_ASSERT_NULL_ERRNO(swtim_adapter_create_with_driver(&c,
+			      swt_port_cb, swt_port_arg(APP_PORT), swt_driver,
+			      SWTIM_IDLE_ARG), EINVAL);
+	SWT_ASSERT(swt_log_captured(SWTIM_IDLE_ARG "\" needs a value"),
+		   "no log line for a bare key");
+	SWT_ASSERT_OK(swt_log_capture());
+	SWT_ASSERT_NULL_ERRNO(swtim_adapter_create_with_driver(&c,
+			      swt_port_cb, swt_port_arg(APP_PORT), swt_driver,
+			      SWTIM_IDLE_ARG "=5," SWTIM_IDLE_ARG "=6"), EINVAL);
+	SWT_ASSERT(swt_log_captured("more than once"),
+		   "no log line for a key twice");
 	snprintf(arg, sizeof(arg), SWTIM_IDLE_ARG "=%u",
 		 SWTIM_IDLE_MAX_SLEEP_US + 1);
 	SWT_ASSERT_OK(swt_log_capture());

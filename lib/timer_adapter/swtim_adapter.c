@@ -86,21 +86,35 @@ swtim_devargs_parse(const struct swtim_driver *drv, const char *devargs,
 		return -EINVAL;
 	}
 	for (i = 0; i < kv->count; i++) {
+		const char *key = kv->pairs[i].key;
 		bool known = false;
 
 		for (k = 0; drv->valid_args != NULL &&
 			    drv->valid_args[k] != NULL; k++)
-			if (strcmp(kv->pairs[i].key, drv->valid_args[k]) == 0)
+			if (strcmp(key, drv->valid_args[k]) == 0)
 				known = true;
 		if (!known) {
 			SWTIM_LOG(ERR, "driver %s has no option \"%s\"",
-				  drv->name, kv->pairs[i].key);
-			rte_kvargs_free(kv);
-			return -EINVAL;
+				  drv->name, key);
+			goto bad;
+		}
+		/* A bare key: drivers parse values, never NULL. */
+		if (kv->pairs[i].value == NULL) {
+			SWTIM_LOG(ERR, "driver %s option \"%s\" needs a value"
+				  " (%s=...)", drv->name, key, key);
+			goto bad;
+		}
+		if (rte_kvargs_count(kv, key) > 1) {
+			SWTIM_LOG(ERR, "driver %s option \"%s\" given more"
+				  " than once", drv->name, key);
+			goto bad;
 		}
 	}
 	*kvlist = kv;
 	return 0;
+bad:
+	rte_kvargs_free(kv);
+	return -EINVAL;
 }
 
 /* Cache each queue's schedule type for the arm path's check. */

@@ -18,6 +18,10 @@ swtim_idle_parse(const char *key, const char *value, void *opaque)
 	unsigned long v;
 	char *end;
 
+	if (value == NULL) {
+		SWTIM_LOG(ERR, "%s needs a value", key);
+		return -EINVAL;
+	}
 	errno = 0;
 	v = strtoul(value, &end, 10);
 	if (errno != 0 || end == value || *end != '\0' ||
