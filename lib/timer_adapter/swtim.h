@@ -20,7 +20,9 @@
  * (swtim_adapter_create_with_driver()); the default driver is
  * SWTIM_DEFAULT_DRIVER. Expiry events are enqueued to the event device by
  * a service (librte_service) that the application maps to one or more
- * service lcores, or runs itself with rte_service_run_iter_on_app_lcore().
+ * service lcores, or runs itself with rte_service_run_iter_on_app_lcore()
+ * (start still wants it mapped to a service lcore, which need not run:
+ * see swtim_adapter_start()).
  *
  * Thread safety: the control path (create, start, stop, free, lookup,
  * stats) may be called from any thread. Create, start, stop, free and
