@@ -163,8 +163,26 @@ rc_flush_lcore(struct swtim_recycler *r)
 	return 0;
 }
 
+/*
+ * Whether a measured loop (l > 0) during which the thread was switched
+ * out is to be run again, as the timer cases do; counts it in *preempted.
+ */
+static bool
+alloc_loop_again(bool switched, unsigned int l, unsigned int *retries,
+		 int64_t *preempted)
+{
+	if (!switched || l == 0)
+		return false;
+	(*preempted)++;
+	if (bench_opts.deterministic || *retries >= BENCH_RETRIES_MAX)
+		return false;
+	(*retries)++;
+	return true;
+}
+
 static int
-rc_case(struct swtim_recycler *r, enum acase ac, uint64_t n, double *samples)
+rc_case(struct swtim_recycler *r, enum acase ac, uint64_t n, double *samples,
+	int64_t *preempted)
 {
 	const uint32_t step = bench_opts.step;
 	const unsigned int loops = bench_opts.loops;
@@ -173,13 +191,17 @@ rc_case(struct swtim_recycler *r, enum acase ac, uint64_t n, double *samples)
 	void *objs[BENCH_BURST];
 	uint64_t cyc = 0, before = 0, after = 0;
 	uint32_t done = 0;
-	unsigned int l;
+	unsigned int l, retries = 0;
+	struct bench_sw sw;
+	bool switched;
 
+	*preempted = 0;
 	for (l = 0; l <= loops; l++) {
 		if (ac != AC_FAST && rc_flush_lcore(r) != 0) {
 			bench_error("recycler: cannot flush the cache");
 			return -1;
 		}
+		bench_sw_start(&sw);
 		switch (ac) {
 		case AC_FAST:
 			cyc = timed_rc_fast(r, step, l > 0, &done);
@@ -207,6 +229,7 @@ rc_case(struct swtim_recycler *r, enum acase ac, uint64_t n, double *samples)
 		default:
 			return -1;
 		}
+		switched = bench_sw_stop(&sw, NULL);
 		if (done != step || (ac != AC_FAST &&
 				     after - before != step / BENCH_BURST)) {
 			bench_error("recycler:%s: %u of %u objects, %" PRIu64
@@ -215,10 +238,14 @@ rc_case(struct swtim_recycler *r, enum acase ac, uint64_t n, double *samples)
 				    step / BENCH_BURST);
 			return -1;
 		}
+		if (alloc_loop_again(switched, l, &retries, preempted)) {
+			l--;
+			continue;
+		}
 		if (l > 0)
 			samples[l - 1] = (double)cyc / step;
 	}
-	alloc_dump("recycler", ac, n, (uint64_t)loops * step);
+	alloc_dump("recycler", ac, n, (uint64_t)(loops + retries) * step);
 	return 0;
 }
 
@@ -229,6 +256,7 @@ bench_recycler_run(uint64_t n, void **held)
 	double samples[bench_opts.loops];
 	struct bench_obj *objs;
 	struct swtim_recycler *r;
+	int64_t preempted;
 	int ret = -1;
 	int ac;
 
@@ -262,11 +290,11 @@ bench_recycler_run(uint64_t n, void **held)
 		i += k;
 	}
 	for (ac = 0; ac < AC_NB; ac++) {
-		if (rc_case(r, ac, n, samples) != 0)
+		if (rc_case(r, ac, n, samples, &preempted) != 0)
 			goto out;
 		bench_report("recycler", acase_names[ac], "-", n,
 			     bench_opts.step, samples, bench_opts.loops,
-			     bench_opts.dpdk ? "mempool" : NULL, -1);
+			     bench_opts.dpdk ? "mempool" : NULL, preempted);
 	}
 	ret = 0;
 out:
@@ -346,7 +374,10 @@ bench_mempool_case(uint64_t n, void **held, enum acase ac)
 	void *objs[BENCH_BURST];
 	uint64_t cyc = 0;
 	uint32_t done = 0;
-	unsigned int l;
+	unsigned int l, retries = 0;
+	int64_t preempted = 0;
+	struct bench_sw sw;
+	bool switched;
 	int ret = -1;
 
 	mp = rte_mempool_create("bench_mp", nb, sizeof(struct bench_obj),
@@ -367,6 +398,7 @@ bench_mempool_case(uint64_t n, void **held, enum acase ac)
 		i += k;
 	}
 	for (l = 0; l <= loops; l++) {
+		bench_sw_start(&sw);
 		switch (ac) {
 		case AC_FAST:
 			cyc = timed_mp_fast(mp, step, l > 0, &done);
@@ -383,14 +415,19 @@ bench_mempool_case(uint64_t n, void **held, enum acase ac)
 		default:
 			goto fail;
 		}
+		switched = bench_sw_stop(&sw, NULL);
 		if (done != step)
 			goto fail;
+		if (alloc_loop_again(switched, l, &retries, &preempted)) {
+			l--;
+			continue;
+		}
 		if (l > 0)
 			samples[l - 1] = (double)cyc / step;
 	}
-	alloc_dump("mempool", ac, n, (uint64_t)loops * step);
+	alloc_dump("mempool", ac, n, (uint64_t)(loops + retries) * step);
 	bench_report("mempool", acase_names[ac], "-", n, step, samples, loops,
-		     NULL, -1);
+		     NULL, preempted);
 	ret = 0;
 	goto out_put;
 fail:

@@ -7,8 +7,8 @@
 
 Results of several runs (say 1k,64k,1M and a separate 4M) are merged; a
 later file wins for the same impl/case/dist/size, or with --best the
-lowest cycles win (several runs of the same sizes on a shared machine),
-and the ratios are recomputed from the cells kept. One row per case,
+lowest cycles win (several runs of the same sizes on a shared machine);
+either way the ratios are computed again from the cells kept. One row per case,
 distribution and implementation, one column per size; each cell is the
 cycles per operation, followed for swtim by the ratio to DPDK's adapter
 (or rte_mempool) in parentheses.
@@ -20,6 +20,8 @@ import sys
 CASES = ["arm", "arm_burst", "arm_tmo_tick_burst", "cancel", "cancel_burst",
          "expiry", "alloc_fast", "alloc_return", "alloc_slow"]
 IMPLS = ["dpdk", "skiplist", "wheel", "floor", "mempool", "recycler"]
+# What each implementation's ratio is taken against (floor: nothing).
+REFS = {"skiplist": "dpdk", "wheel": "dpdk", "recycler": "mempool"}
 
 
 def size_str(n):
@@ -48,11 +50,12 @@ def main(args):
             if not best or key not in results or \
                     r["cycles"] < results[key]["cycles"]:
                 results[key] = dict(r)
-    if best:
-        for (case, dist, impl, n), r in results.items():
-            ref = results.get((case, dist, r.get("ref"), n))
-            if ref is not None and ref["cycles"] > 0:
-                r["ratio"] = r["cycles"] / ref["cycles"]
+    # The ratios from the cells kept, whichever file each came from.
+    for (case, dist, impl, n), r in results.items():
+        r.pop("ratio", None)
+        ref = results.get((case, dist, REFS.get(impl), n))
+        if ref is not None and ref["cycles"] > 0:
+            r["ratio"] = r["cycles"] / ref["cycles"]
     sizes = sorted({k[3] for k in results})
     rows = sorted({k[:3] for k in results},
                   key=lambda k: (rank(CASES, k[0]), k[0], k[1],

@@ -52,6 +52,7 @@ struct bench_result {
 	double ns_min;
 	double ratio;		/* NAN: no reference ran */
 	int64_t preempted;	/* -1: not counted */
+	double retries;		/* refused events retried per op; NAN: n/a */
 };
 
 static struct bench_result *bench_results;
@@ -214,6 +215,7 @@ bench_report(const char *impl, const char *kase, const char *dist,
 		(sorted[loops / 2 - 1] + sorted[loops / 2]) / 2;
 	r->ns_min = r->cyc_min * 1e9 / (double)bench_env.tsc_hz;
 	r->ratio = NAN;
+	r->retries = NAN;
 	r->preempted = preempted;
 	if (preempted > 0)
 		snprintf(pre, sizeof(pre), " - (switched out: %" PRId64
@@ -233,6 +235,21 @@ bench_report(const char *impl, const char *kase, const char *dist,
 	       "(step:%" PRIu64 ") - (min of %u loops, median %.0f)%s%s\n",
 	       type, r->cyc_min, r->ns_min, ops, loops, r->cyc_median, ratio,
 	       pre);
+	fflush(stdout);
+}
+
+void
+bench_report_retries(const char *impl, const char *kase, const char *dist,
+		     uint64_t n, double per_op)
+{
+	struct bench_result *r = (struct bench_result *)(uintptr_t)
+		bench_find(impl, kase, dist, n);
+
+	if (r == NULL)
+		return;
+	r->retries = per_op;
+	printf("swtim-bench:   %s:%s:%s: the device refused %.3g events per"
+	       " op at first (retried)\n", impl, kase, dist, per_op);
 	fflush(stdout);
 }
 
@@ -272,6 +289,8 @@ bench_json_write(const char *path)
 		if (r->preempted >= 0)
 			fprintf(f, ", \"switched_out\": %" PRId64,
 				r->preempted);
+		if (!isnan(r->retries))
+			fprintf(f, ", \"retries\": %.4f", r->retries);
 		fprintf(f, "}%s\n", i + 1 < bench_nb_results ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"errors\": %u\n}\n", bench_nb_errors);
@@ -334,29 +353,30 @@ bench_usage(const char *prog)
 "default max timeout stays below that.\n", prog);
 }
 
+/* A decimal number, with an optional k, M or G (10^3, 10^6, 10^9). */
 static int
 bench_parse_u64(const char *s, uint64_t *v)
 {
+	unsigned long long x, mult = 1;
 	char *end;
-	unsigned long long x;
 
+	if (*s < '0' || *s > '9')
+		return -1;	/* no sign, no blank */
 	errno = 0;
-	x = strtoull(s, &end, 0);
+	x = strtoull(s, &end, 10);
 	if (errno != 0 || end == s)
 		return -1;
-	if (*end == 'k' || *end == 'K') {
-		x *= 1000;
+	if (*end == 'k' || *end == 'K')
+		mult = 1000;
+	else if (*end == 'M')
+		mult = 1000000;
+	else if (*end == 'G')
+		mult = 1000000000;
+	if (mult != 1)
 		end++;
-	} else if (*end == 'M') {
-		x *= 1000000;
-		end++;
-	} else if (*end == 'G') {
-		x *= 1000000000;
-		end++;
-	}
-	if (*end != '\0')
+	if (*end != '\0' || x > UINT64_MAX / mult)
 		return -1;
-	*v = x;
+	*v = x * mult;
 	return 0;
 }
 

@@ -113,6 +113,15 @@ void bench_report(const char *impl, const char *kase, const char *dist,
 		  unsigned int loops, const char *ref_impl, int64_t preempted);
 
 /**
+ * Add to the result just reported how many events per operation the
+ * event device refused at first and the adapter retried (an adapter
+ * re-arms or keeps them), and print it: expiry above what the device
+ * holds measures the adapters under back-pressure.
+ */
+void bench_report_retries(const char *impl, const char *kase,
+			  const char *dist, uint64_t n, double per_op);
+
+/**
  * Whether a timed region ran undisturbed. The TSC keeps counting while
  * the thread is switched out (the CPUs may be shared): a fast-path loop
  * that was switched out is run again; for an expiry service call, whose
