@@ -376,7 +376,7 @@ swt_adapter_create(const struct rte_event_timer_adapter_conf *conf, int port)
 }
 
 int
-swt_service_map(struct swtim_adapter *a, unsigned int lcore)
+swt_service_map_only(struct swtim_adapter *a, unsigned int lcore)
 {
 	uint32_t sid;
 	int ret;
@@ -391,13 +391,21 @@ swt_service_map(struct swtim_adapter *a, unsigned int lcore)
 		if (ret != 0 && ret != -EALREADY)
 			return ret;
 	}
-	ret = rte_service_lcore_start(lcore);
-	if (ret != 0 && ret != -EALREADY)
-		return ret;
 	ret = rte_service_map_lcore_set(sid, lcore, 1);
 	if (ret != 0)
 		return ret;
 	return rte_service_runstate_set(sid, 1);
+}
+
+int
+swt_service_map(struct swtim_adapter *a, unsigned int lcore)
+{
+	int ret = swt_service_map_only(a, lcore);
+
+	if (ret != 0)
+		return ret;
+	ret = rte_service_lcore_start(lcore);
+	return ret == -EALREADY ? 0 : ret;
 }
 
 int

@@ -219,8 +219,17 @@ void *swt_port_arg(uint8_t port);
 struct swtim_adapter *
 swt_adapter_create(const struct rte_event_timer_adapter_conf *conf,
 		   int port);
-/** Map the adapter's service to lcore (made a service lcore if needed). */
+/**
+ * Map the adapter's service to lcore (made a service lcore if needed) and
+ * start the lcore's service loop.
+ */
 int swt_service_map(struct swtim_adapter *a, unsigned int lcore);
+/**
+ * Map the adapter's service to lcore (made a service lcore if needed),
+ * leaving its service loop as it is: start wants a mapped service lcore,
+ * which need not run.
+ */
+int swt_service_map_only(struct swtim_adapter *a, unsigned int lcore);
 /** Unmap the adapter's service from lcore. */
 int swt_service_unmap(struct swtim_adapter *a, unsigned int lcore);
 /** Stop lcore as a service lcore and give it back to EAL. */
