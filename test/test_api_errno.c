@@ -935,6 +935,37 @@ arm_max_timeout_in_ticks(void)
 	return SWT_PASS;
 }
 
+/*
+ * [ok, ok, too early] on an adapter with room for one more: the driver
+ * stops at the budget, so the burst fails with ENOSPC, and the invalid
+ * timer it never reached keeps its state (its error is not the one the
+ * call reports).
+ */
+static int
+arm_burst_budget_before_invalid(void)
+{
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, 2, 0);
+	struct rte_event_timer *t = swt_timers(4);
+	struct rte_event_timer **p = swt_timer_ptrs(t, 4);
+	struct swtim_adapter *a = swt_adapter_create(&c, APP_PORT);
+	unsigned int i;
+
+	SWT_ASSERT(a != NULL && t != NULL && p != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swt_adapter_start(a));
+	for (i = 0; i < 4; i++)
+		swt_timer_init(&t[i], SWT_Q_PARALLEL, i, MAX_TMO_TICKS);
+	SWT_ASSERT_EQ(swtim_arm(a, &t[0]), 1);
+	t[3].timeout_ticks = 0;
+	SWT_ASSERT_BURST(swtim_arm_burst(a, &p[1], 3), 1, ENOSPC);
+	SWT_ASSERT_EQ(t[1].state, RTE_EVENT_TIMER_ARMED);
+	SWT_ASSERT_EQ(t[2].state, RTE_EVENT_TIMER_NOT_ARMED);
+	SWT_ASSERT_EQ(t[3].state, RTE_EVENT_TIMER_NOT_ARMED);
+	SWT_ASSERT_EQ(swtim_cancel_burst(a, p, 2), 2);
+	return SWT_PASS;
+}
+
 static int
 arm_burst_stops_at_first_failure(void)
 {
@@ -1215,6 +1246,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(arm_timeout_too_late),
 	SWT_CASE(arm_max_timeout_in_ticks),
 	SWT_CASE(arm_burst_stops_at_first_failure),
+	SWT_CASE(arm_burst_budget_before_invalid),
 	SWT_CASE(arm_tmo_tick_burst_front),
 	SWT_CASE(cancel_errors),
 	SWT_CASE(timer_of_other_adapter),

@@ -277,6 +277,8 @@ stats_reset_against_writer(void)
 	memset(&s, 0, sizeof(s));
 	s.ev_enq_count = 1001;
 	s.evtim_exp_count = 5;
+	s.evtim_retry_count = 70;
+	s.evtim_drop_count = 3;
 	/* The writer has loaded the counter; the reset comes; the writer
 	 * stores what it loaded plus its 8. */
 	loaded = s.ev_enq_count;
@@ -284,10 +286,14 @@ stats_reset_against_writer(void)
 	s.ev_enq_count = loaded + 8;
 	/* A cancel takes back an event counted before the reset. */
 	s.evtim_exp_count--;
+	/* Each counter counts from the reset. */
+	s.evtim_retry_count += 2;
 	memset(&sum, 0, sizeof(sum));
 	swtim_driver_stats_add(&sum, &s);
 	SWT_ASSERT_EQ(sum.ev_enq_count, 8);
 	SWT_ASSERT_EQ(sum.evtim_exp_count, 0);
+	SWT_ASSERT_EQ(sum.evtim_retry_count, 2);
+	SWT_ASSERT_EQ(sum.evtim_drop_count, 0);
 	/* Counting on from there. */
 	s.evtim_exp_count += 3;
 	memset(&sum, 0, sizeof(sum));

@@ -239,6 +239,10 @@ remove_last_ends_stall(void)
 	SWT_ASSERT_EQ(swtim_evbuf_flush(&buf, &port, NULL, &retries), 0);
 	SWT_ASSERT(buf.refused_since >= t2, "stall counted from %" PRIu64
 		   " cycles before this refusal", t2 - buf.refused_since);
+	/* Refused again: a retry is counted once per refused event, not
+	 * per offer (evtim_retry_count). */
+	SWT_ASSERT_EQ(swtim_evbuf_flush(&buf, &port, NULL, &retries), 0);
+	SWT_ASSERT_EQ(retries, 2);
 	ops->enqueue_new_burst = orig;
 	ops->enqueue = orig_one;
 	while (swtim_evbuf_count(&buf) != 0)
