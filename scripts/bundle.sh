@@ -42,6 +42,10 @@ EOF
 }
 
 build="build-release"
+if [ "${1:-}" = --help ]; then
+	usage
+	exit 0
+fi
 while getopts "b:h" o; do
 	case "$o" in
 	b) build=$OPTARG ;;

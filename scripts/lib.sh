@@ -87,7 +87,10 @@ meson_setup() {
 # installing under $PREFIX.
 build_release() {
 	log "release build in ${BUILD_RELEASE#"$SWTIM_ROOT"/}"
+	# Every option the build depends on, also over a folder configured
+	# otherwise before (--reconfigure keeps what is not given).
 	meson_setup "$BUILD_RELEASE" --buildtype=release -Dwerror=true \
+		-Dtests=true -Db_sanitize=none -Db_lundef=true \
 		--prefix="$PREFIX" || return 1
 	ninja -C "$BUILD_RELEASE" || return 1
 }
@@ -96,7 +99,8 @@ build_release() {
 build_asan() {
 	log "ASan+UBSan build in ${BUILD_ASAN#"$SWTIM_ROOT"/}"
 	meson_setup "$BUILD_ASAN" --buildtype=debug -Dwerror=true \
-		-Db_sanitize=address,undefined -Db_lundef=false || return 1
+		-Dtests=true -Db_sanitize=address,undefined \
+		-Db_lundef=false || return 1
 	ninja -C "$BUILD_ASAN" || return 1
 }
 
@@ -107,8 +111,17 @@ install_release() {
 	local pc
 
 	log "installing into ${PREFIX}"
+	# Start from nothing, but only in a folder these scripts made: the
+	# default, or one holding the mark an earlier install left.
+	if [ -e "$PREFIX" ] && [ "$PREFIX" != "$SWTIM_ROOT/install" ] &&
+	    [ ! -f "$PREFIX/.swtim-install" ]; then
+		err "$PREFIX exists and is not an install of these scripts;" \
+			"remove it yourself or choose another SWTIM_PREFIX"
+		return 1
+	fi
 	rm -rf "$PREFIX"
 	meson install -C "$BUILD_RELEASE" --quiet || return 1
+	touch "$PREFIX/.swtim-install"
 	pc=$(find "$PREFIX" -name libswtim.pc -path '*/pkgconfig/*' \
 		-print -quit)
 	if [ -z "$pc" ]; then

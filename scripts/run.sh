@@ -28,6 +28,15 @@ workload() {
 }
 
 main() {
+	local a
+
+	# The options are compare.sh's: answer --help before building.
+	for a in "$@"; do
+		case "$a" in
+		-h|--help)
+			exec "$SWTIM_ROOT/app/test-eventdev/compare.sh" --help ;;
+		esac
+	done
 	cd "$SWTIM_ROOT"
 	ensure_packages "${BUILD_PACKAGES[@]}"
 	build_release
