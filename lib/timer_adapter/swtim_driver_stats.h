@@ -74,6 +74,30 @@ swtim_driver_stats_add(struct rte_event_timer_adapter_stats *sum,
 }
 
 /**
+ * Take back one expiry (a cancel taking a periodic timer's event back
+ * out of the buffer), by the list's writer. If nothing has been counted
+ * since the last reset, the event was counted before it: the reset's
+ * record goes down too, so that what is counted after still shows.
+ *
+ * @param s
+ *   The counters.
+ */
+static inline void
+swtim_driver_stats_exp_take_back(struct swtim_driver_stats *s)
+{
+	uint64_t n = s->evtim_exp_count;
+	uint64_t r = __atomic_load_n(&s->at_reset.evtim_exp_count,
+				     __ATOMIC_RELAXED);
+
+	if (n == 0)
+		return;	/* cannot happen: it was counted when built */
+	if (n <= r)
+		__atomic_store_n(&s->at_reset.evtim_exp_count, r - 1,
+				 __ATOMIC_RELAXED);
+	__atomic_store_n(&s->evtim_exp_count, n - 1, __ATOMIC_RELAXED);
+}
+
+/**
  * Reset one list's counters: from now on reads count from their values
  * now. Safe against the list's writer running at the same time.
  *

@@ -64,22 +64,26 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 			uint64_t ticks = tmo_ticks ? tmo_ticks :
 					 evtim->timeout_ticks;
 			uint64_t cycles = skl_ticks_to_cycles(skl, ticks);
+			uintptr_t arming = (uintptr_t)evtim | SKL_OWNER_ARMING;
 
+			/*
+			 * A new arming, before anything of it is written: a
+			 * remaining_ticks_get() that reads a deadline of this
+			 * arming then sees the count change.
+			 */
+			__atomic_store_n(&t->armings, t->armings + 1,
+					 __ATOMIC_RELAXED);
+			__atomic_thread_fence(__ATOMIC_RELEASE);
 			t->home = home;
 			if (skl->periodic) {
 				/* The service arms each period itself. */
 				t->period = cycles;
-				t->next_expire = skl_cycles_add(now, cycles);
+				__atomic_store_n(&t->next_expire,
+						 skl_cycles_add(now, cycles),
+						 __ATOMIC_RELAXED);
 			}
 			evtim->impl_opaque[0] = (uintptr_t)t;
 			evtim->impl_opaque[1] = (uintptr_t)skl;
-			uintptr_t arming = (uintptr_t)evtim | SKL_OWNER_ARMING;
-
-			/* A new arming: a remaining_ticks_get() reading the
-			 * object meanwhile must see that it changed hands. */
-			__atomic_store_n(&t->armings, t->armings + 1,
-					 __ATOMIC_RELAXED);
-			__atomic_thread_fence(__ATOMIC_RELEASE);
 			__atomic_store_n(&t->owner, arming, __ATOMIC_RELAXED);
 			/* ARMED before the timer can fire and set NOT_ARMED. */
 			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
@@ -179,10 +183,8 @@ skl_cancel_waiting(struct skl_adapter *skl, struct skl_timer *t,
 		RTE_VERIFY(__atomic_compare_exchange_n(&t->owner, &busy, 0,
 				false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
 		/* Taken back: it counted as expired when its event was
-		 * built (a stats reset does not lower the counter itself,
-		 * see swtim_driver_stats.h). */
-		if (list->stats.evtim_exp_count != 0)
-			list->stats.evtim_exp_count--;
+		 * built. */
+		swtim_driver_stats_exp_take_back(&list->stats);
 	}
 	__atomic_store_n(&list->scanning, 0, __ATOMIC_RELEASE);
 	return err;

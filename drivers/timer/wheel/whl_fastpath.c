@@ -185,11 +185,9 @@ whl_cancel_waiting(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
 	if (__atomic_exchange_n(&w->scanning, 1, __ATOMIC_ACQUIRE))
 		return EAGAIN;
 	found = swtim_evbuf_remove_tagged(&w->evbuf, idx);
-	/* Taken back: it counted as expired when its event was built (a
-	 * stats reset does not lower the counter itself, see
-	 * swtim_driver_stats.h). */
-	if (found && w->stats.evtim_exp_count != 0)
-		w->stats.evtim_exp_count--;
+	/* Taken back: it counted as expired when its event was built. */
+	if (found)
+		swtim_driver_stats_exp_take_back(&w->stats);
 	__atomic_store_n(&w->scanning, 0, __ATOMIC_RELEASE);
 	if (unlikely(!found))
 		return EAGAIN;	/* cannot happen: no run had it */
