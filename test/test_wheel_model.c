@@ -10,16 +10,17 @@
  * periodic re-links, on one wheel. After every step the wheel's own
  * bookkeeping is checked against what it holds:
  *
- * - every armed record sits in exactly one stack, at the place it records,
+ * - every armed timer sits in exactly one stack, at the place it records,
  *   in the slot its due tick and the wheel's clock give; every block knows
- *   its slot, every block below a top is full; the bitmaps say which slots
- *   and levels hold anything; nb_armed counts them;
+ *   its slot, every block below a top is full, a block that says its
+ *   timers share a due tick is right; entries that hold no timer are NULL;
+ *   the bitmaps say which slots and levels hold anything; nb_armed counts
+ *   them; whl_wheel_holds() is true exactly for the armed timers;
  * - an expiry returns exactly the armed timers due up to its target, each
  *   once, in tick order, never one due later;
- * - no record and no block is lost or duplicated: in stacks, in flight,
- *   in the wheel's caches and in the rings they add up to what was
- *   allocated, with the blocks sized by the driver's own
- *   whl_blocks_needed() for one wheel.
+ * - no block is lost or duplicated: in stacks, in the wheel's cache and in
+ *   the ring they add up to what was allocated, with the blocks sized by
+ *   the driver's own whl_blocks_needed() for one wheel.
  */
 
 #include <inttypes.h>
@@ -30,25 +31,42 @@
 #include "swtim_test.h"
 #include "whl_slot.h"
 
-#define NB_RECORDS	3000
+#define NB_TIMERS	3000
 #define STEPS		20000
 #define CHECK_EVERY	7	/* steps between full checks */
 
-/* What the test believes about each record. */
+#define TAG		0x5a5a
+#define WHEEL_ID	3
+
+/* What the test believes about each timer. */
 enum mstate { M_FREE, M_ARMED, M_EXPIRING };
 
 struct model {
-	uint8_t state[NB_RECORDS];
-	uint64_t due[NB_RECORDS];	/* while M_ARMED */
+	uint8_t state[NB_TIMERS];
+	uint64_t due[NB_TIMERS];	/* while M_ARMED */
 	uint32_t nb_armed;
 	uint32_t nb_expiring;
 };
 
 static struct whl_adapter whl;
 static struct whl_wheel *w;
+static struct rte_event_timer *tims;
 static struct model *m;
-static uint8_t *in_stack;	/* check(): record seen in a stack */
+static uint8_t *in_stack;	/* check(): timer seen in a stack */
+static uint8_t *block_used;	/* check(): block seen in a stack */
 static uint64_t rnd;
+
+/* The index of an event timer in tims, or NB_TIMERS if not one of them. */
+static uint32_t
+index_of(const struct rte_event_timer *evtim)
+{
+	uintptr_t off = (uintptr_t)evtim - (uintptr_t)tims;
+
+	if (evtim < tims || off % sizeof(*tims) != 0 ||
+	    off / sizeof(*tims) >= NB_TIMERS)
+		return NB_TIMERS;
+	return off / sizeof(*tims);
+}
 
 static struct rte_ring *
 index_ring(const char *name, uint32_t n)
@@ -68,22 +86,22 @@ static int
 setup(uint64_t start_tick)
 {
 	memset(&whl, 0, sizeof(whl));
-	whl.nb_records = NB_RECORDS;
-	whl.nb_blocks = whl_blocks_needed(NB_RECORDS, 1);
-	whl.timers = swt_calloc(NB_RECORDS, sizeof(whl.timers[0]));
+	whl.tag = TAG;
+	whl.nb_blocks = whl_blocks_needed(NB_TIMERS, 1);
+	tims = swt_calloc(NB_TIMERS, sizeof(tims[0]));
 	whl.blocks = swt_calloc(whl.nb_blocks, sizeof(whl.blocks[0]));
 	w = swt_calloc(1, sizeof(*w));
 	m = swt_calloc(1, sizeof(*m));
-	in_stack = swt_calloc(NB_RECORDS, 1);
-	SWT_ASSERT(whl.timers != NULL && whl.blocks != NULL && w != NULL &&
-		   m != NULL && in_stack != NULL, "alloc");
-	rte_ring_free(rte_ring_lookup("twm_records"));
+	in_stack = swt_calloc(NB_TIMERS, 1);
+	block_used = swt_calloc(whl.nb_blocks, 1);
+	SWT_ASSERT(tims != NULL && whl.blocks != NULL && w != NULL &&
+		   m != NULL && in_stack != NULL && block_used != NULL,
+		   "alloc");
 	rte_ring_free(rte_ring_lookup("twm_blocks"));
-	whl.free_ring = index_ring("twm_records", NB_RECORDS);
 	whl.block_ring = index_ring("twm_blocks", whl.nb_blocks);
-	SWT_ASSERT(whl.free_ring != NULL && whl.block_ring != NULL,
-		   "rings: %s", rte_strerror(rte_errno));
-	whl_wheel_init(w);
+	SWT_ASSERT(whl.block_ring != NULL, "ring: %s",
+		   rte_strerror(rte_errno));
+	whl_wheel_init(w, TAG, WHEEL_ID);
 	w->cur = start_tick;
 	return SWT_PASS;
 }
@@ -91,9 +109,8 @@ setup(uint64_t start_tick)
 static void
 teardown(void)
 {
-	rte_ring_free(whl.free_ring);
 	rte_ring_free(whl.block_ring);
-	whl.free_ring = whl.block_ring = NULL;
+	whl.block_ring = NULL;
 }
 
 /* A timeout whose size picks a level at random, up to 2^40 ticks. */
@@ -105,23 +122,38 @@ random_timeout(void)
 	return swt_rand(&rnd) & ((UINT64_C(1) << bits) - 1);
 }
 
-/* Arm up to n free records, the way whl_arm() does. */
+/* Up to n free timers picked at random; return how many. */
+static unsigned int
+pick_free(struct rte_event_timer **evtims, unsigned int n)
+{
+	uint32_t i, start = swt_rand(&rnd) % NB_TIMERS, got = 0, k;
+
+	for (i = 0; i < NB_TIMERS && got < n; i++) {
+		k = (start + i) % NB_TIMERS;
+		if (m->state[k] == M_FREE) {
+			m->state[k] = M_ARMED;	/* not picked twice */
+			evtims[got++] = &tims[k];
+		}
+	}
+	return got;
+}
+
+/* Arm up to n free timers, the way whl_arm() does. */
 static int
 arm(unsigned int n)
 {
-	uint32_t idx[32];
+	struct rte_event_timer *evtims[32];
 	unsigned int where[32], i, got;
 	unsigned int kind = swt_rand_range(&rnd, 0, 3);
 	uint64_t equal = w->cur + random_timeout(), expiry;
+	uint32_t idx;
 
-	n = RTE_MIN(n, (unsigned int)RTE_DIM(idx));
-	got = whl_record_get(&whl, w, idx, n);
-	SWT_ASSERT(got == RTE_MIN(n, NB_RECORDS - m->nb_armed -
-				   m->nb_expiring),
-		   "got %u records for %u", got, n);
+	n = RTE_MIN(n, (unsigned int)RTE_DIM(evtims));
+	got = pick_free(evtims, n);
 	for (i = 0; i < got; i++) {
-		SWT_ASSERT(m->state[idx[i]] == M_FREE, "record %u handed out "
-			   "while %d", idx[i], m->state[idx[i]]);
+		idx = index_of(evtims[i]);
+		SWT_ASSERT(!whl_wheel_holds(&whl, evtims[i]),
+			   "timer %u free but held", idx);
 		switch (kind) {
 		case 0:		/* one timeout for the burst */
 			expiry = equal;
@@ -133,47 +165,49 @@ arm(unsigned int n)
 		default:
 			expiry = w->cur + random_timeout();
 		}
-		whl.timers[idx[i]].expiry = expiry;
-		whl.timers[idx[i]].state = WHL_ARMED;
+		evtims[i]->impl_opaque[0] = expiry;
+		evtims[i]->impl_opaque[1] = w->owner;
 		where[i] = whl_slot_of(w->cur, expiry);
-		m->state[idx[i]] = M_ARMED;
-		m->due[idx[i]] = RTE_MAX(expiry, w->cur);
+		m->due[idx] = RTE_MAX(expiry, w->cur);
 	}
 	if (got == 0)
 		return SWT_PASS;
 	if (kind == 0)
-		whl_slot_push(&whl, w, where[0], idx, got);
+		whl_slot_push(&whl, w, where[0], equal, evtims, got);
 	else
-		whl_slots_push(&whl, w, where, idx, got);
+		whl_slots_push(&whl, w, where, evtims, got);
 	w->nb_armed += got;
 	m->nb_armed += got;
 	return SWT_PASS;
 }
 
-/* An armed record picked at random, or UINT32_MAX. */
+/* An armed timer picked at random, or UINT32_MAX. */
 static uint32_t
 pick_armed(void)
 {
-	uint32_t i, start = swt_rand(&rnd) % NB_RECORDS;
+	uint32_t i, start = swt_rand(&rnd) % NB_TIMERS;
 
-	for (i = 0; i < NB_RECORDS; i++)
-		if (m->state[(start + i) % NB_RECORDS] == M_ARMED)
-			return (start + i) % NB_RECORDS;
+	for (i = 0; i < NB_TIMERS; i++)
+		if (m->state[(start + i) % NB_TIMERS] == M_ARMED)
+			return (start + i) % NB_TIMERS;
 	return UINT32_MAX;
 }
 
-static void
+static int
 cancel(unsigned int n)
 {
 	uint32_t idx;
 
 	while (n-- > 0 && (idx = pick_armed()) != UINT32_MAX) {
-		whl_wheel_unlink(&whl, w, idx);
-		whl.timers[idx].state = WHL_FREE;
-		whl_record_put(&whl, w, idx);
+		SWT_ASSERT(whl_wheel_holds(&whl, &tims[idx]),
+			   "armed timer %u not held", idx);
+		whl_wheel_unlink(&whl, w, &tims[idx]);
+		SWT_ASSERT(!whl_wheel_holds(&whl, &tims[idx]),
+			   "cancelled timer %u still held", idx);
 		m->state[idx] = M_FREE;
 		m->nb_armed--;
 	}
+	return SWT_PASS;
 }
 
 /*
@@ -183,7 +217,8 @@ cancel(unsigned int n)
 static int
 expire(uint64_t target)
 {
-	uint32_t due[256], freed[256], n, i, limit, idx, nb_freed;
+	struct rte_event_timer *due[256];
+	uint32_t n, i, limit, idx;
 	uint64_t last = 0, period;
 
 	do {
@@ -192,52 +227,52 @@ expire(uint64_t target)
 		SWT_ASSERT(n <= limit, "%u expired for a limit of %u", n,
 			   limit);
 		for (i = 0; i < n; i++) {
-			idx = due[i];
-			SWT_ASSERT(idx < NB_RECORDS, "index %u", idx);
+			idx = index_of(due[i]);
+			SWT_ASSERT(idx < NB_TIMERS, "not a timer: %p",
+				   (void *)due[i]);
 			SWT_ASSERT(m->state[idx] == M_ARMED,
-				   "record %u expired while %d", idx,
+				   "timer %u expired while %d", idx,
 				   m->state[idx]);
-			SWT_ASSERT(m->due[idx] <= target, "record %u due at %"
+			SWT_ASSERT(m->due[idx] <= target, "timer %u due at %"
 				   PRIu64 " expired for target %" PRIu64, idx,
 				   m->due[idx], target);
-			SWT_ASSERT(m->due[idx] >= last, "record %u due at %"
+			SWT_ASSERT(m->due[idx] >= last, "timer %u due at %"
 				   PRIu64 " after one due at %" PRIu64, idx,
 				   m->due[idx], last);
-			SWT_ASSERT_EQ(whl.timers[idx].state, WHL_EXPIRING);
+			/* Off the wheel: a cancel must see it taken. */
+			SWT_ASSERT(!whl_wheel_holds(&whl, due[i]),
+				   "expired timer %u still held", idx);
 			last = m->due[idx];
 			m->state[idx] = M_EXPIRING;
 			m->nb_armed--;
 			m->nb_expiring++;
 		}
 		/*
-		 * The service recycles a chunk, its lock dropped between:
-		 * the freed records go back in bulk, as whl_service.c does.
+		 * After the chunk, its lock dropped between, as
+		 * whl_service.c does: most are delivered, some periodic
+		 * ones linked again one period later.
 		 */
-		nb_freed = 0;
 		for (i = 0; i < n; i++) {
-			idx = due[i];
+			idx = index_of(due[i]);
 			m->nb_expiring--;
 			if (swt_rand(&rnd) % 4 != 0) {
-				whl.timers[idx].state = WHL_FREE;
-				freed[nb_freed++] = idx;
 				m->state[idx] = M_FREE;
 				continue;
 			}
 			period = swt_rand_range(&rnd, 1, 5000);
-			whl.timers[idx].expiry += period;
-			whl.timers[idx].state = WHL_ARMED;
-			whl_wheel_link(&whl, w, idx);
+			due[i]->impl_opaque[0] += period;
+			whl_wheel_link(&whl, w, due[i]);
 			m->state[idx] = M_ARMED;
-			m->due[idx] = RTE_MAX(whl.timers[idx].expiry, w->cur);
+			m->due[idx] = RTE_MAX(whl_timer_due(due[i]), w->cur);
 			m->nb_armed++;
 		}
-		whl_record_return_bulk(&whl, w, freed, nb_freed);
-		if (n == limit && swt_rand(&rnd) % 3 == 0)
-			cancel(swt_rand_range(&rnd, 1, 20));
+		if (n == limit && swt_rand(&rnd) % 3 == 0 &&
+		    cancel(swt_rand_range(&rnd, 1, 20)) != SWT_PASS)
+			return SWT_FAIL;
 	} while (n == limit);
-	for (i = 0; i < NB_RECORDS; i++)
+	for (i = 0; i < NB_TIMERS; i++)
 		SWT_ASSERT(m->state[i] != M_ARMED || m->due[i] > target,
-			   "record %u due at %" PRIu64 " left armed after "
+			   "timer %u due at %" PRIu64 " left armed after "
 			   "expiring to %" PRIu64, i, m->due[i], target);
 	SWT_ASSERT(w->cur > target, "clock %" PRIu64 " after expiring to %"
 		   PRIu64, w->cur, target);
@@ -257,14 +292,28 @@ in_right_slot(uint64_t due, unsigned int where)
 		(w->cur != 0 && whl_slot_of(w->cur - 1, due) == where);
 }
 
+/* Whether every entry of block b from `from` on is NULL. */
+static bool
+entries_null_from(uint32_t b, unsigned int from)
+{
+	unsigned int e;
+
+	for (e = from; e < WHL_BLOCK_ENTRIES; e++)
+		if (whl.blocks[b].entry[e] != NULL)
+			return false;
+	return true;
+}
+
 /* Walk every stack and check the wheel against itself and the model. */
 static int
 check(void)
 {
-	uint32_t seen = 0, blocks_used = 0, stack, b, idx, e, fill;
+	uint32_t seen = 0, blocks_used = 0, stack, b, idx, e, fill, i;
 	unsigned int where, level, bit;
+	struct rte_event_timer *evtim;
 
-	memset(in_stack, 0, NB_RECORDS);
+	memset(in_stack, 0, NB_TIMERS);
+	memset(block_used, 0, whl.nb_blocks);
 	for (where = 0; where < WHL_LEVELS * WHL_SLOTS; where++) {
 		level = where / WHL_SLOTS;
 		bit = whl_slot_occupied(w, level, where % WHL_SLOTS);
@@ -282,24 +331,38 @@ check(void)
 			SWT_ASSERT(whl.blocks[b].where == where, "block %u of "
 				   "slot %u says slot %u", b, where,
 				   whl.blocks[b].where);
+			SWT_ASSERT(entries_null_from(b, fill), "block %u: an "
+				   "entry past its %u timers is set", b, fill);
+			SWT_ASSERT(!block_used[b], "block %u twice in stacks",
+				   b);
+			block_used[b] = 1;
 			blocks_used++;
-			SWT_ASSERT(blocks_used <= whl.nb_blocks, "a stack loops");
 			for (e = 0; e < fill; e++) {
-				idx = whl.blocks[b].entry[e];
-				SWT_ASSERT(idx < NB_RECORDS && !in_stack[idx],
-					   "record %u twice in stacks", idx);
+				evtim = whl.blocks[b].entry[e];
+				idx = index_of(evtim);
+				SWT_ASSERT(idx < NB_TIMERS && !in_stack[idx],
+					   "timer %u twice in stacks", idx);
 				in_stack[idx] = 1;
 				seen++;
 				SWT_ASSERT(m->state[idx] == M_ARMED,
-					   "record %u in a stack while %d", idx,
+					   "timer %u in a stack while %d", idx,
 					   m->state[idx]);
-				SWT_ASSERT_EQ(whl.timers[idx].state, WHL_ARMED);
-				SWT_ASSERT(whl.timers[idx].place ==
-					   whl_ref(b, e), "record %u says %#x, "
+				SWT_ASSERT(whl_place_of(evtim) ==
+					   whl_ref(b, e), "timer %u says %#x, "
 					   "is at %#x", idx,
-					   whl.timers[idx].place, whl_ref(b, e));
+					   whl_place_of(evtim), whl_ref(b, e));
+				SWT_ASSERT(evtim->impl_opaque[1] >> 32 ==
+					   w->owner >> 32, "timer %u names "
+					   "%#" PRIx64, idx,
+					   evtim->impl_opaque[1] >> 32);
+				SWT_ASSERT(!whl.blocks[b].uniform ||
+					   whl_timer_due(evtim) ==
+					   whl.blocks[b].due, "block %u says "
+					   "all due at %" PRIu64 ", timer %u "
+					   "at %" PRIu64, b, whl.blocks[b].due,
+					   idx, whl_timer_due(evtim));
 				SWT_ASSERT(in_right_slot(m->due[idx], where),
-					   "record %u due at %" PRIu64
+					   "timer %u due at %" PRIu64
 					   " in slot %u, clock %" PRIu64
 					   " says %u", idx, m->due[idx], where,
 					   w->cur,
@@ -307,6 +370,14 @@ check(void)
 			}
 		}
 	}
+	for (i = 0; i < NB_TIMERS; i++)
+		SWT_ASSERT(whl_wheel_holds(&whl, &tims[i]) ==
+			   (m->state[i] == M_ARMED), "timer %u: held %d, "
+			   "state %d", i, whl_wheel_holds(&whl, &tims[i]),
+			   m->state[i]);
+	for (b = 0; b < whl.nb_blocks; b++)
+		SWT_ASSERT(block_used[b] || entries_null_from(b, 0),
+			   "free block %u holds a timer", b);
 	for (level = 0; level < WHL_LEVELS; level++)
 		SWT_ASSERT(!!(w->level_map & (1u << level)) ==
 			   (whl_level_next(w, level, 0) != WHL_SLOTS),
@@ -319,14 +390,6 @@ check(void)
 		   "blocks: %u in stacks + %u cached + %u in the ring != %u",
 		   blocks_used, w->free_blocks.n,
 		   rte_ring_count(whl.block_ring), whl.nb_blocks);
-	SWT_ASSERT(w->returned_records.n <= 2 * WHL_RETURN_BULK,
-		   "the returned cache holds %u records",
-		   w->returned_records.n);
-	SWT_ASSERT(m->nb_armed + w->free_records.n + w->returned_records.n +
-		   rte_ring_count(whl.free_ring) == NB_RECORDS,
-		   "records: %u armed + %u + %u cached + %u in the ring != %u",
-		   m->nb_armed, w->free_records.n, w->returned_records.n,
-		   rte_ring_count(whl.free_ring), NB_RECORDS);
 	return SWT_PASS;
 }
 
@@ -346,7 +409,8 @@ run(uint64_t start_tick)
 			if (arm(swt_rand_range(&rnd, 1, 32)) != SWT_PASS)
 				return SWT_FAIL;
 		} else if (op < 7) {
-			cancel(swt_rand_range(&rnd, 1, 16));
+			if (cancel(swt_rand_range(&rnd, 1, 16)) != SWT_PASS)
+				return SWT_FAIL;
 		} else {
 			/* Mostly a few ticks, sometimes across levels. */
 			jump = op == 9 ? random_timeout() :
@@ -364,8 +428,7 @@ run(uint64_t start_tick)
 	    check() != SWT_PASS)
 		return SWT_FAIL;
 	/* Periodic ones re-linked on the way stay: cancel them. */
-	cancel(NB_RECORDS);
-	if (check() != SWT_PASS)
+	if (cancel(NB_TIMERS) != SWT_PASS || check() != SWT_PASS)
 		return SWT_FAIL;
 	SWT_ASSERT_EQ(w->nb_armed, 0);
 	SWT_ASSERT_EQ(w->level_map, 0);

@@ -22,9 +22,8 @@
 #include "whl_slot.h"
 #include "swtim_log.h"
 
-/* Records on top of nb_timers: what every wheel's caches may hold. */
-#define WHL_RECORD_SLACK \
-	((uint64_t)RTE_MAX_LCORE * (WHL_CACHE_SIZE + 2 * WHL_RETURN_BULK))
+/* Tags of the adapters created so far (whl_owner_of()). */
+static uint16_t whl_tags_used;
 
 /* A ring of the free indices 0 .. n - 1, or NULL (logged). */
 static struct rte_ring *
@@ -52,50 +51,39 @@ whl_index_ring_create(const char *name, uint32_t n, int socket)
 }
 
 static int
-whl_records_create(struct whl_adapter *whl, uint16_t adapter_id,
-		   uint64_t nb_timers)
+whl_blocks_create(struct whl_adapter *whl, uint16_t adapter_id,
+		  uint64_t nb_timers)
 {
 	char name[RTE_RING_NAMESIZE];
 	uint64_t nb_blocks = whl_blocks_needed(nb_timers, RTE_MAX_LCORE);
 
-	/* Indices are 32-bit and WHL_NIL is reserved. */
-	if (nb_timers >= UINT32_MAX - WHL_RECORD_SLACK ||
-	    nb_blocks > WHL_BLOCKS_MAX) {
+	/* Block indices are 28-bit (whl_ref()). */
+	if (nb_blocks > WHL_BLOCKS_MAX) {
 		SWTIM_LOG(ERR, "nb_timers %" PRIu64 " too large", nb_timers);
 		return -EINVAL;
 	}
-	whl->nb_records = nb_timers + WHL_RECORD_SLACK;
 	whl->nb_blocks = nb_blocks;
-	whl->timers = rte_malloc_socket("swtim_whl_timers",
-			(size_t)whl->nb_records * sizeof(whl->timers[0]),
-			RTE_CACHE_LINE_SIZE, whl->socket);
 	whl->blocks = rte_malloc_socket("swtim_whl_blocks",
 			(size_t)whl->nb_blocks * sizeof(whl->blocks[0]),
-			RTE_CACHE_LINE_SIZE, whl->socket);
-	if (whl->timers == NULL || whl->blocks == NULL) {
-		SWTIM_LOG(ERR, "no memory for %u timer records and %u blocks",
-			  whl->nb_records, whl->nb_blocks);
+			sizeof(whl->blocks[0]), whl->socket);
+	if (whl->blocks == NULL) {
+		SWTIM_LOG(ERR, "no memory for %u slot blocks", whl->nb_blocks);
 		return -ENOMEM;
 	}
 	/*
-	 * Written through once here, so that no page of them is first
-	 * touched by an arm: memory without hugepages is faulted in on its
-	 * first write (rte_zmalloc() does not write memory fresh from the
-	 * system), and the free rings hand out the records and blocks never
-	 * used before last, one page fault per 128 records. Measured: 55
-	 * more cycles an arm in bursts while the wheel worked through them.
+	 * Written through once here (every entry NULL), so that no page of
+	 * them is first touched by an arm: memory without hugepages is
+	 * faulted in on its first write (rte_zmalloc() does not write memory
+	 * fresh from the system), and the free ring hands out the blocks
+	 * never used before last. Measured: 55 more cycles an arm in bursts
+	 * while the wheel worked through them.
 	 */
-	memset(whl->timers, 0,
-	       (size_t)whl->nb_records * sizeof(whl->timers[0]));
 	memset(whl->blocks, 0,
 	       (size_t)whl->nb_blocks * sizeof(whl->blocks[0]));
-	snprintf(name, sizeof(name), "swtim_whl_%u", adapter_id);
-	whl->free_ring = whl_index_ring_create(name, whl->nb_records,
-					       whl->socket);
 	snprintf(name, sizeof(name), "swtim_whlb_%u", adapter_id);
 	whl->block_ring = whl_index_ring_create(name, whl->nb_blocks,
 						whl->socket);
-	if (whl->free_ring == NULL || whl->block_ring == NULL)
+	if (whl->block_ring == NULL)
 		return -ENOMEM;
 	return 0;
 }
@@ -126,6 +114,11 @@ whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	whl->tick_div = rte_reciprocal_value_u64(whl->tick_cycles);
 	whl->start_cycles = rte_get_timer_cycles();
 	whl->budget.limit = p->conf.nb_timers;
+	/* Never 0: a timer the application zeroed names no adapter. */
+	do
+		whl->tag = __atomic_add_fetch(&whl_tags_used, 1,
+					      __ATOMIC_RELAXED);
+	while (whl->tag == 0);
 	swtim_poll_set_init(&whl->polled);
 
 	whl->wheels = rte_malloc_socket("swtim_whl_wheels",
@@ -136,9 +129,9 @@ whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 		goto fail;
 	}
 	for (i = 0; i < RTE_MAX_LCORE; i++)
-		whl_wheel_init(&whl->wheels[i]);
-	ret = whl_records_create(whl, p->conf.timer_adapter_id,
-				 p->conf.nb_timers);
+		whl_wheel_init(&whl->wheels[i], whl->tag, i);
+	ret = whl_blocks_create(whl, p->conf.timer_adapter_id,
+				p->conf.nb_timers);
 	if (ret != 0)
 		goto fail;
 	/* MT safe: runs on several lcores split the wheels between them. */
@@ -155,11 +148,20 @@ fail:
 	return ret;
 }
 
+/* A timer still armed when its adapter is freed is cancelled. */
+static void
+whl_timer_drop(struct rte_event_timer *evtim)
+{
+	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
+			 __ATOMIC_RELEASE);
+}
+
 static void
 whl_uninit(struct swtim_adapter *adapter)
 {
 	struct whl_adapter *whl = swtim_adapter_priv(adapter);
-	uint32_t i, dropped = 0;
+	uint32_t i, j, dropped = 0;
+	struct swtim_evbuf *evbuf;
 
 	if (whl == NULL)
 		return;
@@ -169,22 +171,26 @@ whl_uninit(struct swtim_adapter *adapter)
 		swtim_service_quiesce(whl->service_id);
 		rte_service_component_unregister(whl->service_id);
 	}
-	/* Timers still armed are cancelled by the free. */
-	for (i = 0; whl->timers != NULL && i < whl->nb_records; i++)
-		if (whl->timers[i].state != WHL_FREE)
-			__atomic_store_n(&whl->timers[i].evtim->state,
-					 RTE_EVENT_TIMER_CANCELED,
-					 __ATOMIC_RELEASE);
+	/*
+	 * Timers still armed are cancelled by the free: those on the wheels
+	 * and the periodic ones whose events wait in a buffer (a one-shot
+	 * timer is the application's again once its event is built).
+	 */
 	for (i = 0; whl->wheels != NULL && i < RTE_MAX_LCORE; i++) {
-		dropped += swtim_evbuf_count(&whl->wheels[i].evbuf);
-		swtim_evbuf_free(&whl->wheels[i].evbuf);
+		evbuf = &whl->wheels[i].evbuf;
+		if (whl->blocks != NULL)
+			whl_wheel_for_each(whl, &whl->wheels[i],
+					   whl_timer_drop);
+		for (j = 0; whl->periodic && j < swtim_evbuf_count(evbuf); j++)
+			whl_timer_drop((struct rte_event_timer *)
+				swtim_evbuf_tag_of(evbuf, evbuf->head + j));
+		dropped += swtim_evbuf_count(evbuf);
+		swtim_evbuf_free(evbuf);
 	}
 	if (dropped != 0)
 		SWTIM_LOG(NOTICE, "dropping %u expiry events not yet enqueued",
 			  dropped);
-	rte_ring_free(whl->free_ring);
 	rte_ring_free(whl->block_ring);
-	rte_free(whl->timers);
 	rte_free(whl->blocks);
 	rte_free(whl->wheels);
 	rte_free(whl);

@@ -6,10 +6,10 @@
  * Fast path of the wheel driver: arm, cancel and remaining ticks. The
  * generic layer has checked every argument.
  *
- * An arm burst takes its budget with one atomic, its records from the
- * wheel's cache, and the lock of the caller's own wheel once; converting
- * the time to ticks is a multiply and a shift (rte_reciprocal), and
- * linking a timer is a count-leading-zeros and four stores.
+ * An arm burst takes its budget with one atomic and the lock of the
+ * caller's own wheel once; converting the time to ticks is a multiply and
+ * a shift (rte_reciprocal), and linking a timer is a count-leading-zeros
+ * and a few stores, to the timer and to its slot's top block.
  */
 
 #include <errno.h>
@@ -21,7 +21,7 @@
 
 #include "whl_slot.h"
 
-/* Records taken from the cache per step of a burst. */
+/* Timers fetched ahead per step of a burst. */
 #define WHL_ARM_CHUNK 32
 
 static __rte_always_inline struct whl_adapter *
@@ -51,12 +51,10 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	uint64_t tmo_ticks, uint16_t nb)
 {
 	struct whl_adapter *whl = whl_of(adapter);
-	struct whl_timer *timers = whl->timers;
 	unsigned int wheel_id = swtim_poll_set_id_of_caller();
 	struct whl_wheel *w = &whl->wheels[wheel_id];
-	uint32_t idx[WHL_ARM_CHUNK];
 	unsigned int where;
-	uint16_t budget, done = 0, chunk, got, i;
+	uint16_t budget, done = 0, chunk, i;
 	uint64_t now_tick, tmo_expiry, cur;
 
 	swtim_poll_set_join(&whl->polled, wheel_id);
@@ -82,40 +80,30 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	cur = w->cur;	/* only the service moves it, under the lock */
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, WHL_ARM_CHUNK);
-		got = whl_record_get(whl, w, idx, chunk);
-		/* Records and timers are written below: fetch them first. */
-		for (i = 0; i < got; i++) {
-			rte_prefetch0(&timers[idx[i]]);
+		/* The timers are written below: fetch them first. */
+		for (i = 0; i < chunk; i++)
 			rte_prefetch0(evtims[done + i]);
-		}
-		for (i = 0; i < got; i++) {
+		for (i = 0; i < chunk; i++) {
 			struct rte_event_timer *evtim = evtims[done + i];
-			struct whl_timer *t = &timers[idx[i]];
 			uint64_t expiry = tmo_ticks != 0 ? tmo_expiry :
 				whl_expiry_of(now_tick, evtim->timeout_ticks);
 
-			t->evtim = evtim;
-			t->expiry = expiry;
-			t->wheel = wheel_id;
-			t->state = WHL_ARMED;
-			evtim->impl_opaque[0] = idx[i];
-			evtim->impl_opaque[1] = (uintptr_t)whl;
+			/* What a cancel reads first, before the state. */
+			evtim->impl_opaque[0] = expiry;
+			evtim->impl_opaque[1] = w->owner;
 			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
 					 __ATOMIC_RELEASE);
 			if (tmo_ticks == 0) {
 				where = whl_slot_of(cur, expiry);
-				whl_slots_push(whl, w, &where, &idx[i], 1);
+				whl_slots_push(whl, w, &where, &evtim, 1);
 			}
 		}
 		/* One timeout: one slot, filled a block's run at a time. */
 		if (tmo_ticks != 0)
-			whl_slot_push(whl, w,
-				      whl_slot_of(cur, tmo_expiry),
-				      idx, got);
-		w->nb_armed += got;
-		done += got;
-		if (unlikely(got < chunk))
-			break;	/* cannot happen: the budget bounds records */
+			whl_slot_push(whl, w, whl_slot_of(cur, tmo_expiry),
+				      tmo_expiry, &evtims[done], chunk);
+		w->nb_armed += chunk;
+		done += chunk;
 	}
 	rte_spinlock_unlock(&w->lock);
 out:
@@ -142,33 +130,24 @@ whl_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
 }
 
 /*
- * Lock the wheel that holds the record, keeping the lock of `held` (NULL:
- * none) if that is the one; the record may move while we look.
+ * The wheel an event timer says holds it, or NULL when it was not armed on
+ * this adapter (its tag is another's).
  */
 static __rte_always_inline struct whl_wheel *
-whl_lock_owner(struct whl_adapter *whl, const struct whl_timer *t,
-	       struct whl_wheel *held)
+whl_wheel_named(struct whl_adapter *whl, const struct rte_event_timer *evtim)
 {
-	struct whl_wheel *w;
-	uint16_t wheel_id;
+	uint64_t owner = __atomic_load_n(&evtim->impl_opaque[1],
+					 __ATOMIC_RELAXED) >> 32;
 
-	for (;;) {
-		wheel_id = __atomic_load_n(&t->wheel, __ATOMIC_RELAXED);
-		w = &whl->wheels[wheel_id];
-		if (w != held) {
-			if (held != NULL)
-				rte_spinlock_unlock(&held->lock);
-			rte_spinlock_lock(&w->lock);
-			held = w;
-		}
-		if (likely(t->wheel == wheel_id))
-			return w;
-	}
+	if (unlikely(owner >> 16 != whl->tag ||
+		     (owner & UINT16_MAX) >= RTE_MAX_LCORE))
+		return NULL;
+	return &whl->wheels[owner & UINT16_MAX];
 }
 
 /*
  * Cancel a periodic timer whose last event waits in its wheel's buffer
- * (record EXPIRING until the device takes the event, whl_service.c), with
+ * (off the wheel until the device takes the event, whl_service.c), with
  * the wheel's lock held: take the event back out of the buffer, which
  * needs the wheel's scan claim, so EAGAIN while a service run has the
  * wheel (it may be handing the event to the device right now). Without
@@ -176,24 +155,20 @@ whl_lock_owner(struct whl_adapter *whl, const struct whl_timer *t,
  * the adapter is stopped.
  */
 static int
-whl_cancel_waiting(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
+whl_cancel_waiting(struct whl_wheel *w, const struct rte_event_timer *evtim)
 {
-	struct whl_timer *t = &whl->timers[idx];
 	bool found;
 
 	/* The lock is held: only try the claim, never wait for it. */
 	if (__atomic_exchange_n(&w->scanning, 1, __ATOMIC_ACQUIRE))
 		return EAGAIN;
-	found = swtim_evbuf_remove_tagged(&w->evbuf, idx);
+	found = swtim_evbuf_remove_tagged(&w->evbuf, (uintptr_t)evtim);
 	/* Taken back: it counted as expired when its event was built. */
 	if (found)
 		swtim_driver_stats_exp_take_back(&w->stats);
 	__atomic_store_n(&w->scanning, 0, __ATOMIC_RELEASE);
 	if (unlikely(!found))
 		return EAGAIN;	/* cannot happen: no run had it */
-	t->evtim = NULL;
-	t->state = WHL_FREE;
-	whl_record_put(whl, w, idx);
 	return 0;
 }
 
@@ -206,29 +181,27 @@ static __rte_always_inline int
 whl_cancel_one(struct whl_adapter *whl, struct rte_event_timer *evtim,
 	       struct whl_wheel **held)
 {
-	uint64_t idx = evtim->impl_opaque[0];
-	struct whl_timer *t;
-	struct whl_wheel *w;
+	struct whl_wheel *w = whl_wheel_named(whl, evtim);
 
-	if (unlikely(evtim->impl_opaque[1] != (uintptr_t)whl ||
-		     idx >= whl->nb_records))
+	if (unlikely(w == NULL))
 		return EINVAL;
-	t = &whl->timers[idx];
-	w = whl_lock_owner(whl, t, *held);
-	*held = w;
-	if (unlikely(t->evtim != evtim || t->state == WHL_FREE))
-		return EINVAL;	/* expired and recycled meanwhile */
-	if (unlikely(t->state == WHL_EXPIRING)) {
-		if (whl->periodic)
-			return whl_cancel_waiting(whl, w, idx);
-		return __atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
-			RTE_EVENT_TIMER_ARMED ? EAGAIN : EINVAL;
+	if (w != *held) {
+		if (*held != NULL)
+			rte_spinlock_unlock(&(*held)->lock);
+		rte_spinlock_lock(&w->lock);
+		*held = w;
 	}
-	whl_wheel_unlink(whl, w, idx);
-	t->evtim = NULL;
-	t->state = WHL_FREE;
-	whl_record_put(whl, w, idx);
-	return 0;
+	if (likely(whl_wheel_holds(whl, evtim))) {
+		whl_wheel_unlink(whl, w, evtim);
+		return 0;
+	}
+	/* Taken off the wheel by an expiry: delivered if no longer armed;
+	 * a one-shot timer about to be, a periodic one waiting in the
+	 * buffer. */
+	if (__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) !=
+	    RTE_EVENT_TIMER_ARMED)
+		return EINVAL;
+	return whl->periodic ? whl_cancel_waiting(w, evtim) : EAGAIN;
 }
 
 uint16_t
@@ -241,10 +214,11 @@ whl_cancel_burst(const struct swtim_adapter *adapter,
 	int err;
 
 	for (i = 0; i < nb; i++) {
+		/* The timer's block, while this one is unlinked. */
 		if (i + 1 < nb &&
-		    evtims[i + 1]->impl_opaque[0] < whl->nb_records)
-			rte_prefetch0(&whl->timers[
-				evtims[i + 1]->impl_opaque[0]]);
+		    whl_ref_block(whl_place_of(evtims[i + 1])) < whl->nb_blocks)
+			rte_prefetch0(&whl->blocks[
+				whl_ref_block(whl_place_of(evtims[i + 1]))]);
 		err = whl_cancel_one(whl, evtims[i], &held);
 		if (unlikely(err != 0)) {
 			rte_errno = err;
@@ -265,24 +239,26 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 			uint64_t *ticks_remaining)
 {
 	struct whl_adapter *whl = whl_of(adapter);
-	uint64_t idx = evtim->impl_opaque[0], elapsed, expiry;
-	const struct whl_timer *t;
-	struct whl_wheel *w;
+	struct whl_wheel *w = whl_wheel_named(whl, evtim);
+	uint64_t elapsed, expiry;
+	bool ours;
 
-	if (evtim->impl_opaque[1] != (uintptr_t)whl || idx >= whl->nb_records)
+	if (w == NULL)
 		return -EINVAL;
-	t = &whl->timers[idx];
-	/* Under the wheel's lock: a cancel on another thread may hand the
-	 * record to another timer while we read it. */
-	w = whl_lock_owner(whl, t, NULL);
-	if (t->evtim != evtim || t->state == WHL_FREE) {
-		rte_spinlock_unlock(&w->lock);
-		return -EINVAL;
-	}
-	expiry = t->expiry;
+	/* Under the wheel's lock: the service sets a periodic timer's next
+	 * period under it. */
+	rte_spinlock_lock(&w->lock);
+	/* On the wheel, or taken by an expiry and not yet delivered (a
+	 * periodic timer stays armed). */
+	ours = whl_wheel_holds(whl, evtim) ||
+		__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
+		RTE_EVENT_TIMER_ARMED;
+	expiry = whl_timer_due(evtim);
 	rte_spinlock_unlock(&w->lock);
+	if (!ours)
+		return -EINVAL;
 	/*
-	 * Due when tick t->expiry starts; the ticks to that start, rounded
+	 * Due when tick `expiry` starts; the ticks to that start, rounded
 	 * up, are the whole ticks still to begin: counted in ticks, not in
 	 * cycles, which for the longest timeouts would not fit in 64 bits.
 	 */

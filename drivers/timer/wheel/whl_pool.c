@@ -3,12 +3,12 @@
  */
 
 /*
- * Free timer records and free slot blocks: each is an index into an array
- * the adapter allocated once, kept in a small per-wheel cache (guarded by
- * the wheel's lock) in front of a shared rte_ring. A cache refills and
+ * Free slot blocks: each is an index into an array the adapter allocated
+ * once, kept in a small per-wheel cache (guarded by the wheel's lock) in
+ * front of a shared rte_ring. A cache refills and
  * spills `bulk` indices at a time, so the ring's atomics are paid once per
- * bulk operations, and it never holds more than two bulks: the sizes of
- * the arrays count on that (whl_blocks_needed(), WHL_RECORD_SLACK).
+ * bulk operations, and it never holds more than two bulks: the size of
+ * the array counts on that (whl_blocks_needed()).
  */
 
 #include <string.h>
@@ -67,27 +67,6 @@ whl_free_spill(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk)
 	/* The ring has room for every index: this cannot fail. */
 	RTE_VERIFY(rte_ring_mp_enqueue_bulk_elem(ring, &c->idx[c->n],
 			sizeof(uint32_t), bulk, NULL) == bulk);
-}
-
-void
-whl_free_put_bulk(struct whl_free_cache *c, struct rte_ring *ring,
-		  uint32_t bulk, const uint32_t *idx, uint32_t n)
-{
-	uint32_t n_cached = c->n, room;
-
-	while (n != 0) {
-		if (n_cached == 2 * bulk) {
-			c->n = n_cached;
-			whl_free_spill(c, ring, bulk);
-			n_cached = c->n;
-		}
-		room = RTE_MIN(n, 2 * bulk - n_cached);
-		memcpy(&c->idx[n_cached], idx, room * sizeof(uint32_t));
-		n_cached += room;
-		idx += room;
-		n -= room;
-	}
-	c->n = n_cached;
 }
 
 uint32_t

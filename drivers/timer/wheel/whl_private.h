@@ -39,32 +39,44 @@
  * next tick at which something happens is a few count-trailing-zeros, and
  * an idle service skips any stretch of empty ticks in one step.
  *
- * Timers live in one array of 32-byte records. A slot is not a linked
- * list of records but a stack of 64-byte blocks of 14 record indices each,
- * all full but the top one: walking a list would take one dependent cache
- * miss per timer once the records outgrow the caches (4M records are
- * 128 MB), while a block names 14 records at once, so a cascade or an
- * expiry fetches the records of the next block while it moves those of
- * this one, and misses overlap instead of adding up. A block knows its
- * slot and a record its place in a block; cancel fills that place with
- * the slot's last index and shortens the top block, so it stays O(1) and
- * exact. A cascade that finds all of a full block's timers bound for the
- * same lower slot (equal timeouts) moves the block itself onto that slot:
- * its records do not change. (Marvell's TIM hardware keeps its buckets'
- * entries in chunks for the same reason: a walk that reads many entries
- * per memory access.) A record names the wheel that holds it.
+ * A timer needs no record of the wheel's own: while armed, the event
+ * timer's impl_opaque words, which the adapter owns until the timer
+ * expires or is cancelled, hold its due tick and its place (see
+ * whl_timer_due() and whl_place_of()). So arming, a cascade and an expiry
+ * touch each timer's own cache line and nothing else per timer: with a
+ * separate 32-byte record, an expiry of 1M timers (96 MB with the event
+ * timers, against 32 MB of L3 here) missed the cache on the record at the
+ * cascade, again when taking the timer off the wheel, and on the event
+ * timer when building its event.
  *
- * Free records and free blocks sit in per-wheel caches (under the wheel's
- * lock) in front of shared rte_rings of indices (whl_pool.c); records the
- * service frees go straight back to the cache of the wheel they came from.
+ * A slot is not a linked list of timers but a stack of 128-byte blocks of
+ * 14 event timer pointers each, all full but the top one: walking a list
+ * would take one dependent cache miss per timer once the timers outgrow
+ * the caches, while a block names 14 timers at once, so a cascade or an
+ * expiry fetches the timers of the next block while it moves those of
+ * this one, and misses overlap instead of adding up. A block knows its
+ * slot, and whether all its timers are due at the same tick (the usual
+ * case with equal timeouts: a cascade then moves the whole block to its
+ * new slot without reading one of its timers). A timer knows its place in
+ * a block; cancel fills that place with the slot's last timer and shortens
+ * the top block, so it stays O(1) and exact. An entry not holding an armed
+ * timer is NULL, so a timer is on the wheel exactly when the entry its
+ * place names holds it: that is how cancel tells an armed timer from one
+ * an expiry has taken. (Marvell's TIM hardware keeps its buckets' entries
+ * in chunks for the same reason: a walk that reads many entries per
+ * memory access.)
+ *
+ * Free blocks sit in per-wheel caches (under the wheel's lock) in front
+ * of a shared rte_ring of indices (whl_pool.c).
  *
  * Locks: each wheel has one spinlock, taken by its producer lcore once
- * per arm burst, by the service once per scan of that wheel (and once more
- * to recycle what it expired), and by a cancel from any thread. Producers
+ * per arm burst, by the service once per chunk of a scan of that wheel
+ * (and, with periodic timers, once more to set their next period), and by
+ * a cancel from any thread. Producers
  * on EAL lcores never share a lock with each other; threads without an
  * lcore id all arm into one wheel (SWTIM_POLL_SET_NON_EAL_ID) and share
- * its lock. The service scans a wheel in chunks
- * so that a producer never waits behind a long expiry.
+ * its lock. The service scans a wheel in chunks so that a producer never
+ * waits behind a long expiry.
  *
  * Several service lcores split the wheels between them: a run claims a
  * wheel with a flag before it scans it, and a wheel another run has
@@ -101,44 +113,24 @@
 /* 64-bit words of a level's occupancy bitmap. */
 #define WHL_MAP_WORDS ((WHL_SLOTS + 63) / 64)
 
-/* "No block" and "no record". */
+/* "No block". */
 #define WHL_NIL UINT32_MAX
 
 /*
- * Free records a wheel keeps for its producer. Refills and spills move
- * WHL_CACHE_BULK at a time through the shared ring, so the ring is touched
- * once per 32 arms or frees; a cache holds at most WHL_CACHE_SIZE, which
- * every wheel may hold on top of nb_timers.
- */
-#define WHL_CACHE_BULK 32
-#define WHL_CACHE_SIZE (2 * WHL_CACHE_BULK)
-
-/*
- * Free slot blocks move WHL_BLOCK_BULK at a time: a block serves 14 timers,
- * so fewer suffice, and every wheel's cache adds to the blocks allocated.
+ * Free slot blocks a wheel keeps: refills and spills move WHL_BLOCK_BULK
+ * at a time through the shared ring; a block serves 14 timers, so fewer
+ * suffice, and every wheel's cache (two bulks at most) adds to the blocks
+ * allocated.
  */
 #define WHL_BLOCK_BULK 8
 
-/*
- * The records expiry frees go to a cache of the service's own and from
- * there to the ring, WHL_RETURN_BULK at a time, not to the cache the
- * producer takes from: a producer arming one timer at a time would
- * otherwise read, at each arm, the cache lines the service wrote at the
- * last expiry, each a transfer between cores. It holds at most two bulks,
- * also on top of nb_timers (WHL_RECORD_SLACK). The blocks of emptied
- * slots could go the same way; not measured on a server yet.
- */
-#define WHL_RETURN_BULK 32
-
-/*
- * Record indices per slot block: with the block's link and the slot it is
- * in, these fill 64 bytes.
- */
+/* Event timers per slot block: with the block's header they fill 128
+ * bytes, two cache lines. */
 #define WHL_BLOCK_ENTRIES 14
 
 /*
- * How many slot blocks ahead a cascade fetches the records it is about to
- * move: the work on the blocks in between (14 records each) must cover a
+ * How many slot blocks ahead a cascade fetches the timers it is about to
+ * move: the work on the blocks in between (14 timers each) must cover a
  * memory latency. 1, 2 and 4 measured alike (expiry of 4M timers with
  * random timeouts: 150-180 cycles a timer); without the fetch, 290-330.
  */
@@ -159,39 +151,26 @@
  */
 #define WHL_PREFETCH_AHEAD 16
 
-/* Record states. */
-enum whl_state {
-	WHL_FREE = 0,		/* in a cache or the ring */
-	WHL_ARMED,		/* in a wheel slot */
-	WHL_EXPIRING,		/* taken off the wheel, being delivered */
-};
-
-/** A timer record: 32 bytes, two per cache line. */
-struct whl_timer {
-	struct rte_event_timer *evtim;
-	uint64_t expiry;	/* tick it is due at */
-	uint32_t place;		/* while ARMED: whl_ref(block, entry) */
-	uint16_t wheel;		/* wheel whose lock guards the record */
-	uint8_t state;		/* enum whl_state */
-	uint8_t reserved[9];
-};
-
-/** A block of a slot's stack: 64 bytes. */
+/*
+ * A block of a slot's stack: 128 bytes. Entries from the top block's fill
+ * on, and all entries of a free block, are NULL.
+ */
 struct whl_block {
 	uint32_t below;		/* next block down the stack, or WHL_NIL */
 	uint16_t where;		/* its slot: level * WHL_SLOTS + slot */
-	uint16_t unused;
-	uint32_t entry[WHL_BLOCK_ENTRIES];
+	uint8_t uniform;	/* every entry is due at tick `due` */
+	uint8_t unused;
+	uint64_t due;		/* due tick of entry[0] */
+	struct rte_event_timer *entry[WHL_BLOCK_ENTRIES];
 };
 
-_Static_assert(sizeof(struct whl_timer) == 32, "two records a cache line");
-_Static_assert(sizeof(struct whl_block) == RTE_CACHE_LINE_MIN_SIZE,
-	       "a block is a cache line");
+_Static_assert(sizeof(struct whl_block) == 2 * RTE_CACHE_LINE_MIN_SIZE,
+	       "a block is two cache lines");
 
 /** Free indices a wheel keeps in front of a shared ring (whl_pool.c). */
 struct whl_free_cache {
 	uint32_t n;
-	uint32_t idx[WHL_CACHE_SIZE];
+	uint32_t idx[2 * WHL_BLOCK_BULK];
 };
 
 /**
@@ -208,6 +187,8 @@ struct whl_wheel {
 	uint32_t nb_armed;
 	/* Bit l: level l has a timer. */
 	uint16_t level_map;
+	/* The upper half of its timers' impl_opaque[1] (whl_place_of()). */
+	uint64_t owner;
 	/* Bit s of occupied[l]: slot s of level l has a timer. */
 	uint64_t occupied[WHL_LEVELS][WHL_MAP_WORDS];
 	/*
@@ -215,29 +196,25 @@ struct whl_wheel {
 	 * entries in it), 0 when empty.
 	 */
 	uint32_t stack[WHL_LEVELS * WHL_SLOTS];
-	struct whl_free_cache free_records;
 	struct whl_free_cache free_blocks;
-	/* Records expiry freed (WHL_RETURN_BULK), away from those above. */
-	struct whl_free_cache returned_records __rte_cache_aligned;
 	/* Expiry events of this wheel waiting for the device, in order. */
-	struct swtim_evbuf evbuf;
+	struct swtim_evbuf evbuf __rte_cache_aligned;
 	struct swtim_driver_stats stats;
 } __rte_cache_aligned;
 
 /** The driver's per-adapter data. */
 struct whl_adapter {
 	/* Read-mostly. */
-	struct whl_timer *timers;
-	uint32_t nb_records;
 	struct whl_block *blocks;
 	uint32_t nb_blocks;
 	struct rte_ring *block_ring;
+	/* Marks this adapter's timers (whl_place_of()); never 0. */
+	uint16_t tag;
 	bool periodic;
 	int socket;
 	uint64_t tick_cycles;
 	uint64_t start_cycles;	/* timer cycles at tick 0 */
 	struct rte_reciprocal_u64 tick_div;
-	struct rte_ring *free_ring;
 	struct whl_wheel *wheels;	/* RTE_MAX_LCORE of them */
 
 	struct swtim_budget budget;
@@ -253,6 +230,47 @@ struct whl_adapter {
 	struct swtim_evports ports;
 	struct swtim_idle idle;
 };
+
+/*
+ * What the wheel keeps in an armed event timer. impl_opaque[0] is the
+ * tick it is due at. impl_opaque[1] is, from the low bits up, its place
+ * (32 bits, whl_ref(block, entry): where it sits while on the wheel, stale
+ * once an expiry took it), the wheel that holds it (16 bits) and the
+ * adapter's tag (16 bits), which tells a timer armed on another adapter
+ * apart cheaply. The upper half is written at arming, before the timer is
+ * marked armed, and never changes while it is armed: a cancel reads it
+ * without a lock to find the wheel whose lock it needs; the place changes
+ * under that lock only.
+ */
+#define WHL_PLACE_MASK UINT64_C(0xffffffff)
+
+static __rte_always_inline uint64_t
+whl_owner_of(uint16_t tag, unsigned int wheel_id)
+{
+	return (uint64_t)tag << 48 | (uint64_t)wheel_id << 32;
+}
+
+static __rte_always_inline uint64_t
+whl_timer_due(const struct rte_event_timer *evtim)
+{
+	return evtim->impl_opaque[0];
+}
+
+static __rte_always_inline uint32_t
+whl_place_of(const struct rte_event_timer *evtim)
+{
+	return (uint32_t)(evtim->impl_opaque[1] & WHL_PLACE_MASK);
+}
+
+/* Set a timer's place; only cancels read the word without the lock, and
+ * only its upper half, which this leaves as it is. */
+static __rte_always_inline void
+whl_place_set(const struct whl_wheel *w, struct rte_event_timer *evtim,
+	      uint32_t place)
+{
+	__atomic_store_n(&evtim->impl_opaque[1], w->owner | place,
+			 __ATOMIC_RELAXED);
+}
 
 /** Tick that contains timer-cycle time now. */
 static __rte_always_inline uint64_t
@@ -270,7 +288,7 @@ whl_tick_after(const struct whl_adapter *whl, uint64_t now)
 					 whl->tick_cycles - 1, &whl->tick_div);
 }
 
-/* whl_pool.c: free records and blocks, called with the wheel's lock. */
+/* whl_pool.c: free blocks, called with the wheel's lock. */
 uint64_t whl_blocks_needed(uint64_t nb_timers, unsigned int nb_wheels);
 uint32_t whl_free_get(struct whl_free_cache *c, struct rte_ring *ring,
 		      uint32_t bulk, uint32_t *idx, uint32_t n);
@@ -286,8 +304,6 @@ whl_free_put(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk,
 		whl_free_spill(c, ring, bulk);
 	c->idx[c->n++] = idx;
 }
-void whl_free_put_bulk(struct whl_free_cache *c, struct rte_ring *ring,
-		       uint32_t bulk, const uint32_t *idx, uint32_t n);
 uint32_t whl_block_refill(struct whl_adapter *whl, struct whl_wheel *w);
 
 /** Take a free slot block for wheel w. */
@@ -299,45 +315,26 @@ whl_block_get(struct whl_adapter *whl, struct whl_wheel *w)
 	return whl_block_refill(whl, w);
 }
 
-/** Take up to n free records for wheel w; return how many. */
-static inline uint32_t
-whl_record_get(struct whl_adapter *whl, struct whl_wheel *w, uint32_t *idx,
-	       uint32_t n)
-{
-	return whl_free_get(&w->free_records, whl->free_ring, WHL_CACHE_BULK,
-			    idx, n);
-}
-
-/** Give a record back through wheel w's cache. */
-static inline void
-whl_record_put(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
-{
-	whl_free_put(&w->free_records, whl->free_ring, WHL_CACHE_BULK, idx);
-}
-
-/** Give a slot block back through wheel w's cache. */
+/** Give a slot block, all its entries NULL, back through wheel w's cache. */
 static inline void
 whl_block_put(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b)
 {
 	whl_free_put(&w->free_blocks, whl->block_ring, WHL_BLOCK_BULK, b);
 }
 
-/** Give back n records that expiry freed on wheel w. */
-static inline void
-whl_record_return_bulk(struct whl_adapter *whl, struct whl_wheel *w,
-		       const uint32_t *idx, uint32_t n)
-{
-	whl_free_put_bulk(&w->returned_records, whl->free_ring,
-			  WHL_RETURN_BULK, idx, n);
-}
-
 /* whl_wheel.c: the wheel itself, called with the wheel's lock held. */
-void whl_wheel_init(struct whl_wheel *w);
+void whl_wheel_init(struct whl_wheel *w, uint16_t tag, unsigned int wheel_id);
+bool whl_wheel_holds(const struct whl_adapter *whl,
+		     const struct rte_event_timer *evtim);
 void whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w,
-		      uint32_t idx);
+		      struct rte_event_timer *evtim);
 uint64_t whl_wheel_next_tick(const struct whl_wheel *w);
 uint32_t whl_wheel_expire(struct whl_adapter *whl, struct whl_wheel *w,
-			  uint64_t target, uint32_t limit, uint32_t *due);
+			  uint64_t target, uint32_t limit,
+			  struct rte_event_timer **due);
+void whl_wheel_for_each(const struct whl_adapter *whl,
+			const struct whl_wheel *w,
+			void (*fn)(struct rte_event_timer *evtim));
 
 /* whl_fastpath.c */
 uint16_t whl_arm_burst(const struct swtim_adapter *adapter,

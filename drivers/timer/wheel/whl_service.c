@@ -20,43 +20,44 @@
 #include "whl_slot.h"
 
 /*
- * Build the expiry events of a chunk of due records. Returns how many of
+ * Build the expiry events of a chunk of due timers. Returns how many of
  * the front got an event: all, or none when the buffer had no room and
  * could not grow; those go back on the wheel as due, to be tried on the
  * next tick.
  */
 static uint32_t
 whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
-		  const uint32_t *due, uint32_t n)
+		  struct rte_event_timer *const *due, uint32_t n)
 {
-	struct whl_timer *timers = whl->timers;
 	struct rte_event *ev;
 	uint32_t i;
 
 	if (unlikely(!swtim_evbuf_reserve(&w->evbuf, n)))
 		return 0;
-	/* The records are in cache from the expiry walk, the event timers
-	 * usually not: fetch them a few timers ahead. */
+	/* The event timers are usually not in cache (a uniform block is
+	 * cascaded without reading them): fetch them a few timers ahead. */
 	for (i = 0; i < RTE_MIN(n, (uint32_t)WHL_PREFETCH_AHEAD); i++)
-		rte_prefetch0(timers[due[i]].evtim);
+		rte_prefetch0(due[i]);
 	for (i = 0; i < n; i++) {
-		struct rte_event_timer *evtim = timers[due[i]].evtim;
+		struct rte_event_timer *evtim = due[i];
 
 		if (i + WHL_PREFETCH_AHEAD < n)
-			rte_prefetch0(timers[due[i + WHL_PREFETCH_AHEAD]].evtim);
+			rte_prefetch0(due[i + WHL_PREFETCH_AHEAD]);
 		ev = swtim_evbuf_at(&w->evbuf, i);
 		*ev = evtim->ev;
 		ev->event_type = RTE_EVENT_TYPE_TIMER;
 		ev->op = RTE_EVENT_OP_NEW;
 		/* NOT_ARMED before the event can be dequeued: the
-		 * application may re-arm at once. A periodic timer stays
-		 * ARMED; its record waits for the event (whl_wheel_flush). */
+		 * application may re-arm at once, so this is the last
+		 * access to the timer. A periodic timer stays ARMED, and
+		 * off the wheel until the device takes its event
+		 * (whl_wheel_flush). */
 		if (!whl->periodic)
 			__atomic_store_n(&evtim->state,
 					 RTE_EVENT_TIMER_NOT_ARMED,
 					 __ATOMIC_RELEASE);
 		else
-			*swtim_evbuf_tag_at(&w->evbuf, i) = due[i];
+			*swtim_evbuf_tag_at(&w->evbuf, i) = (uintptr_t)evtim;
 	}
 	swtim_evbuf_commit(&w->evbuf, n);
 	w->stats.evtim_exp_count += n;
@@ -64,36 +65,29 @@ whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
 }
 
 /*
- * Give a delivered chunk's records back. A periodic timer whose event is
- * in the buffer stays EXPIRING, its next period set, until the device has
- * taken the event (whl_wheel_flush()); a cancel meanwhile takes the event
- * back out of the buffer (whl_fastpath.c), so that none that succeeds
- * leaves an event of its timer to be enqueued after it. Records whose
- * events could not be built go back as due.
+ * After a chunk's delivery: a one-shot timer delivered is the
+ * application's again, nothing to do. A periodic timer whose event is in
+ * the buffer stays off the wheel, its next period set, until the device
+ * has taken the event (whl_wheel_flush()); a cancel meanwhile takes the
+ * event back out of the buffer (whl_fastpath.c), so that none that
+ * succeeds leaves an event of its timer to be enqueued after it. Timers
+ * whose events could not be built go back on the wheel as due.
  */
 static void
 whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
-		  const uint32_t *due, uint32_t n, uint32_t delivered)
+		  struct rte_event_timer *const *due, uint32_t n,
+		  uint32_t delivered)
 {
-	struct whl_timer *timers = whl->timers;
 	uint32_t i;
 
+	if (!whl->periodic && delivered == n)
+		return;
 	rte_spinlock_lock(&w->lock);
-	if (!whl->periodic) {
-		/* One-shot timers delivered: their records are free at once. */
-		for (i = 0; i < delivered; i++)
-			timers[due[i]].state = WHL_FREE;
-		whl_record_return_bulk(whl, w, due, delivered);
-	} else {
-		/* Drift-free: the next period counts from this expiry. */
-		for (i = 0; i < delivered; i++)
-			timers[due[i]].expiry +=
-				timers[due[i]].evtim->timeout_ticks;
-	}
-	for (i = delivered; i < n; i++) {
-		timers[due[i]].state = WHL_ARMED;
+	/* Drift-free: the next period counts from this expiry. */
+	for (i = 0; whl->periodic && i < delivered; i++)
+		due[i]->impl_opaque[0] += due[i]->timeout_ticks;
+	for (i = delivered; i < n; i++)
 		whl_wheel_link(whl, w, due[i]);
-	}
 	rte_spinlock_unlock(&w->lock);
 }
 
@@ -103,14 +97,12 @@ static void
 whl_periodic_relink(struct whl_adapter *whl, struct whl_wheel *w,
 		    uint32_t first, uint32_t n)
 {
-	uint32_t i, idx;
+	uint32_t i;
 
 	rte_spinlock_lock(&w->lock);
-	for (i = 0; i < n; i++) {
-		idx = (uint32_t)swtim_evbuf_tag_of(&w->evbuf, first + i);
-		whl->timers[idx].state = WHL_ARMED;
-		whl_wheel_link(whl, w, idx);
-	}
+	for (i = 0; i < n; i++)
+		whl_wheel_link(whl, w, (struct rte_event_timer *)
+			       swtim_evbuf_tag_of(&w->evbuf, first + i));
 	rte_spinlock_unlock(&w->lock);
 }
 
@@ -139,7 +131,7 @@ static bool
 whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w,
 	       struct swtim_evport *port, uint64_t target)
 {
-	uint32_t due[WHL_EXPIRE_CHUNK];
+	struct rte_event_timer *due[WHL_EXPIRE_CHUNK];
 	uint32_t n, delivered, expired = 0, sent = 0;
 
 	if (unlikely(w->evbuf.evs == NULL) &&

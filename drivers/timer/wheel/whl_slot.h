@@ -16,7 +16,7 @@
 
 /*
  * A position in the block array, (block, entry) in one 32-bit word: a
- * record's place while armed, and a slot's stack as (top block, entries
+ * timer's place while armed, and a slot's stack as (top block, entries
  * in it), where 0 entries means an empty slot. One word, so that linking a
  * timer reads and writes each with one access (byte-sized fields made GCC
  * spill and reload them wider: a store-forwarding stall on the arm path).
@@ -133,13 +133,31 @@ whl_slot_grow(struct whl_adapter *whl, struct whl_wheel *w,
 	return b;
 }
 
+/* Put a timer due at tick `due` into entry `entry` of block blk. */
+static __rte_always_inline void
+whl_block_fill(const struct whl_wheel *w, struct whl_block *blk,
+	       uint32_t b, unsigned int entry, struct rte_event_timer *evtim,
+	       uint64_t due)
+{
+	if (entry == 0) {
+		blk->due = due;
+		blk->uniform = 1;
+	} else {
+		blk->uniform &= due == blk->due;
+	}
+	blk->entry[entry] = evtim;
+	whl_place_set(w, evtim, whl_ref(b, entry));
+}
+
 /*
- * Push n records, all due in slot `where` (whl_slot_of()), onto that
- * slot's stack, a block's run of entries at a time.
+ * Push n timers, all due at tick `due` and so in slot `where`
+ * (whl_slot_of()), onto that slot's stack, a block's run of entries at a
+ * time.
  */
 static __rte_always_inline void
 whl_slot_push(struct whl_adapter *whl, struct whl_wheel *w,
-	      unsigned int where, const uint32_t *idx, unsigned int n)
+	      unsigned int where, uint64_t due,
+	      struct rte_event_timer *const *evtims, unsigned int n)
 {
 	uint32_t stack = w->stack[where];
 	uint32_t top = whl_ref_block(stack);
@@ -151,12 +169,11 @@ whl_slot_push(struct whl_adapter *whl, struct whl_wheel *w,
 			fill = 0;
 		}
 		k = RTE_MIN(n, WHL_BLOCK_ENTRIES - fill);
-		for (j = 0; j < k; j++) {
-			whl->blocks[top].entry[fill + j] = idx[j];
-			whl->timers[idx[j]].place = whl_ref(top, fill + j);
-		}
+		for (j = 0; j < k; j++)
+			whl_block_fill(w, &whl->blocks[top], top, fill + j,
+				       evtims[j], due);
 		fill += k;
-		idx += k;
+		evtims += k;
 		n -= k;
 		stack = whl_ref(top, fill);
 	}
@@ -164,13 +181,15 @@ whl_slot_push(struct whl_adapter *whl, struct whl_wheel *w,
 }
 
 /*
- * Push n records onto the slots where[] names (whl_slot_of()). The slot
- * in use stays in registers while consecutive records share it (equal
- * timeouts), so a run into one slot reads and writes its stack once.
+ * Push n timers onto the slots where[] names (whl_slot_of() of their due
+ * ticks). The slot in use stays in registers while consecutive timers
+ * share it (equal timeouts), so a run into one slot reads and writes its
+ * stack once.
  */
 static __rte_always_inline void
 whl_slots_push(struct whl_adapter *whl, struct whl_wheel *w,
-	       const unsigned int *where, const uint32_t *idx, unsigned int n)
+	       const unsigned int *where, struct rte_event_timer *const *evtims,
+	       unsigned int n)
 {
 	unsigned int cur = where[0], i;
 	uint32_t stack = w->stack[cur];
@@ -184,28 +203,22 @@ whl_slots_push(struct whl_adapter *whl, struct whl_wheel *w,
 		if (whl_ref_entry(stack) == 0 ||
 		    whl_ref_entry(stack) == WHL_BLOCK_ENTRIES)
 			stack = whl_ref(whl_slot_grow(whl, w, cur, stack), 0);
-		whl->blocks[whl_ref_block(stack)].entry[whl_ref_entry(stack)] =
-			idx[i];
-		whl->timers[idx[i]].place = stack;
+		whl_block_fill(w, &whl->blocks[whl_ref_block(stack)],
+			       whl_ref_block(stack), whl_ref_entry(stack),
+			       evtims[i], whl_timer_due(evtims[i]));
 		stack++;	/* the next entry of the same block */
 	}
 	w->stack[cur] = stack;
 }
 
-/** Push a record onto the slot its expiry and the wheel's clock give. */
+/** Link an armed timer into wheel w, in the slot its due tick gives. */
 static __rte_always_inline void
-whl_slot_link(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
+whl_wheel_link(struct whl_adapter *whl, struct whl_wheel *w,
+	       struct rte_event_timer *evtim)
 {
-	unsigned int where = whl_slot_of(w->cur, whl->timers[idx].expiry);
+	unsigned int where = whl_slot_of(w->cur, whl_timer_due(evtim));
 
-	whl_slots_push(whl, w, &where, &idx, 1);
-}
-
-/** Link an armed record into wheel w. */
-static __rte_always_inline void
-whl_wheel_link(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
-{
-	whl_slot_link(whl, w, idx);
+	whl_slots_push(whl, w, &where, &evtim, 1);
 	w->nb_armed++;
 }
 

@@ -14,10 +14,32 @@
 #include "whl_slot.h"
 
 void
-whl_wheel_init(struct whl_wheel *w)
+whl_wheel_init(struct whl_wheel *w, uint16_t tag, unsigned int wheel_id)
 {
 	memset(w, 0, sizeof(*w));	/* every slot empty */
 	rte_spinlock_init(&w->lock);
+	w->owner = whl_owner_of(tag, wheel_id);
+}
+
+/*
+ * Whether the timer is on a wheel of this adapter: the entry its place
+ * names holds it (entries are NULL unless they hold an armed timer). With
+ * the lock of the wheel its impl_opaque names held, that is the truth;
+ * the place may be garbage for a timer never armed here, hence the
+ * bounds, and the entry may then belong to another wheel's stack, hence
+ * the atomic load.
+ */
+bool
+whl_wheel_holds(const struct whl_adapter *whl,
+		const struct rte_event_timer *evtim)
+{
+	uint32_t place = whl_place_of(evtim);
+	uint32_t b = whl_ref_block(place);
+	unsigned int entry = whl_ref_entry(place);
+
+	return b < whl->nb_blocks && entry < WHL_BLOCK_ENTRIES &&
+		__atomic_load_n(&whl->blocks[b].entry[entry],
+				__ATOMIC_RELAXED) == evtim;
 }
 
 /* Bits below level l's digit. */
@@ -30,20 +52,25 @@ whl_low_mask(unsigned int level)
 }
 
 void
-whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t idx)
+whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w,
+		 struct rte_event_timer *evtim)
 {
-	uint32_t place = whl->timers[idx].place;
+	uint32_t place = whl_place_of(evtim);
 	struct whl_block *hole = &whl->blocks[whl_ref_block(place)];
 	unsigned int where = hole->where;
-	uint32_t stack = w->stack[where];
+	uint32_t stack = w->stack[where], below;
 	struct whl_block *tb = &whl->blocks[whl_ref_block(stack)];
-	uint32_t last = tb->entry[whl_ref_entry(stack) - 1], below;
+	struct rte_event_timer **lastp = &tb->entry[whl_ref_entry(stack) - 1];
+	struct rte_event_timer *last = *lastp;
 
-	/* The slot's last index fills the hole this one leaves. */
-	if (last != idx) {
+	/* The slot's last timer fills the hole this one leaves. */
+	if (last != evtim) {
 		hole->entry[whl_ref_entry(place)] = last;
-		whl->timers[last].place = place;
+		if (hole != tb)
+			hole->uniform &= whl_timer_due(last) == hole->due;
+		whl_place_set(w, last, place);
 	}
+	*lastp = NULL;
 	if (whl_ref_entry(stack) > 1) {
 		w->stack[where] = stack - 1;
 	} else {
@@ -89,23 +116,36 @@ whl_wheel_next_tick(const struct whl_wheel *w)
 	return best;
 }
 
-/* Start fetching the records block b names. */
+/*
+ * Start fetching the timers block b names, unless a cascade is going to
+ * move the block without reading them (full and uniform).
+ */
 static __rte_always_inline void
-whl_records_prefetch(const struct whl_adapter *whl, uint32_t b,
-		     unsigned int n)
+whl_timers_prefetch(const struct whl_adapter *whl, uint32_t b,
+		    unsigned int n)
 {
 	const struct whl_block *blk = &whl->blocks[b];
 	unsigned int i;
 
+	if (n == WHL_BLOCK_ENTRIES && blk->uniform)
+		return;
 	for (i = 0; i < n; i++)
-		rte_prefetch0(&whl->timers[blk->entry[i]]);
+		rte_prefetch0(blk->entry[i]);
+}
+
+/* Start fetching block b, both its cache lines. */
+static __rte_always_inline void
+whl_block_prefetch(const struct whl_adapter *whl, uint32_t b)
+{
+	rte_prefetch0(&whl->blocks[b]);
+	rte_prefetch0(&whl->blocks[b].entry[WHL_BLOCK_ENTRIES - 1]);
 }
 
 /*
- * Put full block b, all of whose records are due in slot `where`, onto
+ * Put full block b, all of whose timers are due in slot `where`, onto
  * that slot as it is: on top if the slot is empty or its top block full,
  * else just under the top (every block but the top must be full). Its
- * records keep their places.
+ * timers keep their places.
  */
 static __rte_always_inline void
 whl_block_move(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
@@ -128,12 +168,13 @@ whl_block_move(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
 }
 
 /*
- * Place again every record of a detached stack whose top block b holds n
- * entries. A full block whose records all go to one slot moves there
- * whole; the others' records are pushed one by one and the block freed.
- * The records of the blocks WHL_BLOCKS_AHEAD further down are fetched
- * while these are placed, and the block after those one step earlier
- * still, so the only loads waited for are the first blocks'.
+ * Place again every timer of a detached stack whose top block b holds n
+ * entries. A full block whose timers all go to one slot moves there
+ * whole: without reading them when the block knows they share a due tick;
+ * the others' timers are pushed one by one and the block freed. The
+ * timers of the blocks WHL_BLOCKS_AHEAD further down are fetched while
+ * these are placed, and the block after those one step earlier still, so
+ * the only loads waited for are the first blocks'.
  */
 static void
 whl_stack_relink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
@@ -146,33 +187,40 @@ whl_stack_relink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
 	unsigned int i;
 
 	for (i = 0; i <= WHL_BLOCKS_AHEAD && ahead != WHL_NIL; i++) {
-		whl_records_prefetch(whl, ahead, i == 0 ? n : WHL_BLOCK_ENTRIES);
+		whl_timers_prefetch(whl, ahead, i == 0 ? n : WHL_BLOCK_ENTRIES);
 		ahead = blocks[ahead].below;
 	}
 	if (ahead != WHL_NIL)
-		rte_prefetch0(&blocks[ahead]);
+		whl_block_prefetch(whl, ahead);
 	while (b != WHL_NIL) {
 		if (ahead != WHL_NIL) {
-			whl_records_prefetch(whl, ahead, WHL_BLOCK_ENTRIES);
+			whl_timers_prefetch(whl, ahead, WHL_BLOCK_ENTRIES);
 			ahead = blocks[ahead].below;
 			if (ahead != WHL_NIL)
-				rte_prefetch0(&blocks[ahead]);
+				whl_block_prefetch(whl, ahead);
 		}
 		/* Read before a move or a reuse changes it. */
 		next = blocks[b].below;
+		if (n == WHL_BLOCK_ENTRIES && blocks[b].uniform) {
+			whl_block_move(whl, w, b,
+				       whl_slot_of(cur, blocks[b].due));
+			goto moved;
+		}
 		differ = 0;
 		for (i = 0; i < n; i++) {
 			where[i] = whl_slot_of(cur,
-				whl->timers[blocks[b].entry[i]].expiry);
+					whl_timer_due(blocks[b].entry[i]));
 			differ |= where[i] ^ where[0];
 		}
 		if (n == WHL_BLOCK_ENTRIES && differ == 0) {
 			whl_block_move(whl, w, b, where[0]);
 		} else {
 			whl_slots_push(whl, w, where, blocks[b].entry, n);
-			/* Placing the next block's records may reuse it. */
+			/* Placing the next block's timers may reuse it. */
+			memset(blocks[b].entry, 0, n * sizeof(blocks[b].entry[0]));
 			whl_block_put(whl, w, b);
 		}
+moved:
 		b = next;
 		n = WHL_BLOCK_ENTRIES;
 	}
@@ -223,12 +271,12 @@ whl_cascade(struct whl_adapter *whl, struct whl_wheel *w, uint64_t tick)
 }
 
 /*
- * Pop up to limit records off level 0's slot; return how many. The slot's
- * state is left for whatever is not taken.
+ * Pop up to limit timers off level 0's slot, emptying their entries;
+ * return how many. The slot's state is left for whatever is not taken.
  */
 static __rte_always_inline uint32_t
 whl_slot_pop(struct whl_adapter *whl, struct whl_wheel *w, unsigned int slot,
-	     uint32_t limit, uint32_t *due)
+	     uint32_t limit, struct rte_event_timer **due)
 {
 	struct whl_block *blocks = whl->blocks;
 	uint32_t top = whl_ref_block(w->stack[slot]), below, n = 0;
@@ -237,12 +285,14 @@ whl_slot_pop(struct whl_adapter *whl, struct whl_wheel *w, unsigned int slot,
 	while (n < limit && top != WHL_NIL) {
 		below = blocks[top].below;
 		if (below != WHL_NIL)
-			rte_prefetch0(&blocks[below]);
+			whl_block_prefetch(whl, below);
 		take = RTE_MIN(fill, limit - n);
 		fill -= take;
-		/* Mostly a few entries: a loop beats a call to memcpy. */
-		for (i = 0; i < take; i++)
+		/* Mostly a few entries: a loop beats calls to memcpy. */
+		for (i = 0; i < take; i++) {
 			due[n + i] = blocks[top].entry[fill + i];
+			blocks[top].entry[fill + i] = NULL;
+		}
 		n += take;
 		if (fill != 0)
 			break;
@@ -259,10 +309,9 @@ whl_slot_pop(struct whl_adapter *whl, struct whl_wheel *w, unsigned int slot,
 
 uint32_t
 whl_wheel_expire(struct whl_adapter *whl, struct whl_wheel *w,
-		 uint64_t target, uint32_t limit, uint32_t *due)
+		 uint64_t target, uint32_t limit, struct rte_event_timer **due)
 {
-	struct whl_timer *timers = whl->timers;
-	uint32_t n = 0, i;
+	uint32_t n = 0;
 	unsigned int slot;
 	uint64_t tick;
 
@@ -284,12 +333,28 @@ whl_wheel_expire(struct whl_adapter *whl, struct whl_wheel *w,
 		if (!whl_slot_occupied(w, 0, slot))
 			w->cur = tick + 1;
 	}
-	/* Cancel must see them taken; fetch the records ahead. */
-	for (i = 0; i < n; i++) {
-		if (i + WHL_PREFETCH_AHEAD * 2 < n)
-			rte_prefetch0(&timers[due[i + WHL_PREFETCH_AHEAD * 2]]);
-		timers[due[i]].state = WHL_EXPIRING;
-	}
+	/* Their entries are NULL now: cancel sees them taken. */
 	w->nb_armed -= n;
 	return n;
+}
+
+void
+whl_wheel_for_each(const struct whl_adapter *whl, const struct whl_wheel *w,
+		   void (*fn)(struct rte_event_timer *evtim))
+{
+	unsigned int where, fill, i;
+	uint32_t b;
+
+	for (where = 0; where < RTE_DIM(w->stack); where++) {
+		if (w->stack[where] == 0)
+			continue;
+		b = whl_ref_block(w->stack[where]);
+		fill = whl_ref_entry(w->stack[where]);
+		while (b != WHL_NIL) {
+			for (i = 0; i < fill; i++)
+				fn(whl->blocks[b].entry[i]);
+			b = whl->blocks[b].below;
+			fill = WHL_BLOCK_ENTRIES;
+		}
+	}
 }
