@@ -195,7 +195,7 @@ cancelled_never_delivered(void)
 
 /*
  * Many timers share few deadlines, so each slot holds a long stack of them
- * (the wheel keeps a slot's timers in blocks of 15; the skiplist in one
+ * (the wheel keeps a slot's timers in blocks of 16; the skiplist in one
  * list per deadline), and two thirds are cancelled in shuffled order:
  * from the middle, the ends and the top of those stacks. Exactly the
  * others are delivered.

@@ -90,13 +90,14 @@ setup(uint64_t start_tick)
 	whl.nb_blocks = whl_blocks_needed(NB_TIMERS, 1);
 	tims = swt_calloc(NB_TIMERS, sizeof(tims[0]));
 	whl.blocks = swt_calloc(whl.nb_blocks, sizeof(whl.blocks[0]));
+	whl.heads = swt_calloc(whl.nb_blocks, sizeof(whl.heads[0]));
 	w = swt_calloc(1, sizeof(*w));
 	m = swt_calloc(1, sizeof(*m));
 	in_stack = swt_calloc(NB_TIMERS, 1);
 	block_used = swt_calloc(whl.nb_blocks, 1);
-	SWT_ASSERT(tims != NULL && whl.blocks != NULL && w != NULL &&
-		   m != NULL && in_stack != NULL && block_used != NULL,
-		   "alloc");
+	SWT_ASSERT(tims != NULL && whl.blocks != NULL && whl.heads != NULL &&
+		   w != NULL && m != NULL && in_stack != NULL &&
+		   block_used != NULL, "alloc");
 	rte_ring_free(rte_ring_lookup("twm_blocks"));
 	whl.block_ring = index_ring("twm_blocks", whl.nb_blocks);
 	SWT_ASSERT(whl.block_ring != NULL, "ring: %s",
@@ -326,11 +327,11 @@ check(void)
 		SWT_ASSERT(fill >= 1 && fill <= WHL_BLOCK_ENTRIES,
 			   "slot %u: top holds %u", where, fill);
 		for (b = whl_ref_block(stack); b != WHL_NIL;
-		     b = whl.blocks[b].below, fill = WHL_BLOCK_ENTRIES) {
+		     b = whl.heads[b].below, fill = WHL_BLOCK_ENTRIES) {
 			SWT_ASSERT(b < whl.nb_blocks, "block %u", b);
-			SWT_ASSERT(whl.blocks[b].where == where, "block %u of "
+			SWT_ASSERT(whl.heads[b].where == where, "block %u of "
 				   "slot %u says slot %u", b, where,
-				   whl.blocks[b].where);
+				   whl.heads[b].where);
 			SWT_ASSERT(entries_null_from(b, fill), "block %u: an "
 				   "entry past its %u timers is set", b, fill);
 			SWT_ASSERT(!block_used[b], "block %u twice in stacks",
@@ -355,11 +356,11 @@ check(void)
 					   w->owner >> 32, "timer %u names "
 					   "%#" PRIx64, idx,
 					   evtim->impl_opaque[1] >> 32);
-				SWT_ASSERT(!whl.blocks[b].uniform ||
+				SWT_ASSERT(!whl.heads[b].uniform ||
 					   whl_timer_due(evtim) ==
-					   whl.blocks[b].due, "block %u says "
+					   whl.heads[b].due, "block %u says "
 					   "all due at %" PRIu64 ", timer %u "
-					   "at %" PRIu64, b, whl.blocks[b].due,
+					   "at %" PRIu64, b, whl.heads[b].due,
 					   idx, whl_timer_due(evtim));
 				SWT_ASSERT(in_right_slot(m->due[idx], where),
 					   "timer %u due at %" PRIu64

@@ -66,7 +66,10 @@ whl_blocks_create(struct whl_adapter *whl, uint16_t adapter_id,
 	whl->blocks = rte_malloc_socket("swtim_whl_blocks",
 			(size_t)whl->nb_blocks * sizeof(whl->blocks[0]),
 			sizeof(whl->blocks[0]), whl->socket);
-	if (whl->blocks == NULL) {
+	whl->heads = rte_malloc_socket("swtim_whl_heads",
+			(size_t)whl->nb_blocks * sizeof(whl->heads[0]),
+			RTE_CACHE_LINE_SIZE, whl->socket);
+	if (whl->blocks == NULL || whl->heads == NULL) {
 		SWTIM_LOG(ERR, "no memory for %u slot blocks", whl->nb_blocks);
 		return -ENOMEM;
 	}
@@ -80,6 +83,7 @@ whl_blocks_create(struct whl_adapter *whl, uint16_t adapter_id,
 	 */
 	memset(whl->blocks, 0,
 	       (size_t)whl->nb_blocks * sizeof(whl->blocks[0]));
+	memset(whl->heads, 0, (size_t)whl->nb_blocks * sizeof(whl->heads[0]));
 	snprintf(name, sizeof(name), "swtim_whlb_%u", adapter_id);
 	whl->block_ring = whl_index_ring_create(name, whl->nb_blocks,
 						whl->socket);
@@ -192,6 +196,7 @@ whl_uninit(struct swtim_adapter *adapter)
 			  dropped);
 	rte_ring_free(whl->block_ring);
 	rte_free(whl->blocks);
+	rte_free(whl->heads);
 	rte_free(whl->wheels);
 	rte_free(whl);
 	swtim_adapter_priv_set(adapter, NULL);

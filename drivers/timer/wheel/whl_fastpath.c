@@ -214,11 +214,9 @@ whl_cancel_burst(const struct swtim_adapter *adapter,
 	int err;
 
 	for (i = 0; i < nb; i++) {
-		/* The timer's block, while this one is unlinked. */
-		if (i + 1 < nb &&
-		    whl_ref_block(whl_place_of(evtims[i + 1])) < whl->nb_blocks)
-			rte_prefetch0(&whl->blocks[
-				whl_ref_block(whl_place_of(evtims[i + 1]))]);
+		/* The next timer's block, while this one is unlinked. */
+		if (i + 1 < nb)
+			whl_place_prefetch(whl, whl_place_of(evtims[i + 1]));
 		err = whl_cancel_one(whl, evtims[i], &held);
 		if (unlikely(err != 0)) {
 			rte_errno = err;

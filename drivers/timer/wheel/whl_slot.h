@@ -12,6 +12,8 @@
  * Called with the wheel's lock held.
  */
 
+#include <rte_prefetch.h>
+
 #include "whl_private.h"
 
 /*
@@ -21,9 +23,9 @@
  * timer reads and writes each with one access (byte-sized fields made GCC
  * spill and reload them wider: a store-forwarding stall on the arm path).
  */
-#define WHL_ENTRY_BITS 4
+#define WHL_ENTRY_BITS 5
 #define WHL_BLOCKS_MAX (UINT32_MAX >> WHL_ENTRY_BITS)
-_Static_assert(WHL_BLOCK_ENTRIES < 1u << WHL_ENTRY_BITS, "entry fits");
+_Static_assert(WHL_BLOCK_ENTRIES < 1u << WHL_ENTRY_BITS, "a fill fits");
 _Static_assert(WHL_LEVELS * WHL_SLOTS <= UINT16_MAX, "slot fits");
 
 static __rte_always_inline uint32_t
@@ -42,6 +44,19 @@ static __rte_always_inline unsigned int
 whl_ref_entry(uint32_t ref)
 {
 	return ref & ((1u << WHL_ENTRY_BITS) - 1);
+}
+
+/* Start fetching the head and the entry a (maybe stale) place names. */
+static __rte_always_inline void
+whl_place_prefetch(const struct whl_adapter *whl, uint32_t place)
+{
+	uint32_t b = whl_ref_block(place);
+
+	if (b < whl->nb_blocks) {
+		rte_prefetch0(&whl->heads[b]);
+		rte_prefetch0(&whl->blocks[b].entry[whl_ref_entry(place) %
+						    WHL_BLOCK_ENTRIES]);
+	}
 }
 
 /* Whether slot `slot` of level `level` holds a timer. */
@@ -126,26 +141,28 @@ whl_slot_grow(struct whl_adapter *whl, struct whl_wheel *w,
 {
 	uint32_t b = whl_block_get(whl, w);
 
-	whl->blocks[b].below = stack == 0 ? WHL_NIL : whl_ref_block(stack);
-	whl->blocks[b].where = where;
+	whl->heads[b].below = stack == 0 ? WHL_NIL : whl_ref_block(stack);
+	whl->heads[b].where = where;
 	if (stack == 0)
 		whl_slot_occupy(w, where);
 	return b;
 }
 
-/* Put a timer due at tick `due` into entry `entry` of block blk. */
+/* Put a timer due at tick `due` into entry `entry` of block b. */
 static __rte_always_inline void
-whl_block_fill(const struct whl_wheel *w, struct whl_block *blk,
+whl_block_fill(struct whl_adapter *whl, const struct whl_wheel *w,
 	       uint32_t b, unsigned int entry, struct rte_event_timer *evtim,
 	       uint64_t due)
 {
+	struct whl_block_head *head = &whl->heads[b];
+
 	if (entry == 0) {
-		blk->due = due;
-		blk->uniform = 1;
+		head->due = due;
+		head->uniform = 1;
 	} else {
-		blk->uniform &= due == blk->due;
+		head->uniform &= due == head->due;
 	}
-	blk->entry[entry] = evtim;
+	whl->blocks[b].entry[entry] = evtim;
 	whl_place_set(w, evtim, whl_ref(b, entry));
 }
 
@@ -170,8 +187,7 @@ whl_slot_push(struct whl_adapter *whl, struct whl_wheel *w,
 		}
 		k = RTE_MIN(n, WHL_BLOCK_ENTRIES - fill);
 		for (j = 0; j < k; j++)
-			whl_block_fill(w, &whl->blocks[top], top, fill + j,
-				       evtims[j], due);
+			whl_block_fill(whl, w, top, fill + j, evtims[j], due);
 		fill += k;
 		evtims += k;
 		n -= k;
@@ -203,9 +219,9 @@ whl_slots_push(struct whl_adapter *whl, struct whl_wheel *w,
 		if (whl_ref_entry(stack) == 0 ||
 		    whl_ref_entry(stack) == WHL_BLOCK_ENTRIES)
 			stack = whl_ref(whl_slot_grow(whl, w, cur, stack), 0);
-		whl_block_fill(w, &whl->blocks[whl_ref_block(stack)],
-			       whl_ref_block(stack), whl_ref_entry(stack),
-			       evtims[i], whl_timer_due(evtims[i]));
+		whl_block_fill(whl, w, whl_ref_block(stack),
+			       whl_ref_entry(stack), evtims[i],
+			       whl_timer_due(evtims[i]));
 		stack++;	/* the next entry of the same block */
 	}
 	w->stack[cur] = stack;

@@ -56,25 +56,27 @@ whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w,
 		 struct rte_event_timer *evtim)
 {
 	uint32_t place = whl_place_of(evtim);
-	struct whl_block *hole = &whl->blocks[whl_ref_block(place)];
-	unsigned int where = hole->where;
+	uint32_t hole = whl_ref_block(place);
+	unsigned int where = whl->heads[hole].where;
 	uint32_t stack = w->stack[where], below;
-	struct whl_block *tb = &whl->blocks[whl_ref_block(stack)];
-	struct rte_event_timer **lastp = &tb->entry[whl_ref_entry(stack) - 1];
+	uint32_t top = whl_ref_block(stack);
+	struct rte_event_timer **lastp =
+		&whl->blocks[top].entry[whl_ref_entry(stack) - 1];
 	struct rte_event_timer *last = *lastp;
 
 	/* The slot's last timer fills the hole this one leaves. */
 	if (last != evtim) {
-		hole->entry[whl_ref_entry(place)] = last;
-		if (hole != tb)
-			hole->uniform &= whl_timer_due(last) == hole->due;
+		whl->blocks[hole].entry[whl_ref_entry(place)] = last;
+		if (hole != top)
+			whl->heads[hole].uniform &=
+				whl_timer_due(last) == whl->heads[hole].due;
 		whl_place_set(w, last, place);
 	}
 	*lastp = NULL;
 	if (whl_ref_entry(stack) > 1) {
 		w->stack[where] = stack - 1;
 	} else {
-		below = tb->below;
+		below = whl->heads[top].below;
 		whl_block_put(whl, w, whl_ref_block(stack));
 		if (below == WHL_NIL)
 			whl_slot_clear(w, where);
@@ -116,29 +118,32 @@ whl_wheel_next_tick(const struct whl_wheel *w)
 	return best;
 }
 
-/*
- * Start fetching the timers block b names, unless a cascade is going to
- * move the block without reading them (full and uniform).
- */
+/* Whether a cascade moves block b, holding n timers, without reading
+ * them: full, and all due at one tick. */
+static __rte_always_inline bool
+whl_block_moves_blind(const struct whl_adapter *whl, uint32_t b,
+		      unsigned int n)
+{
+	return n == WHL_BLOCK_ENTRIES && whl->heads[b].uniform;
+}
+
+/* Start fetching block b's entries, both their cache lines. */
+static __rte_always_inline void
+whl_block_prefetch(const struct whl_adapter *whl, uint32_t b)
+{
+	rte_prefetch0(&whl->blocks[b].entry[0]);
+	rte_prefetch0(&whl->blocks[b].entry[WHL_BLOCK_ENTRIES - 1]);
+}
+
+/* Start fetching the first n timers block b names. */
 static __rte_always_inline void
 whl_timers_prefetch(const struct whl_adapter *whl, uint32_t b,
 		    unsigned int n)
 {
-	const struct whl_block *blk = &whl->blocks[b];
 	unsigned int i;
 
-	if (n == WHL_BLOCK_ENTRIES && blk->uniform)
-		return;
 	for (i = 0; i < n; i++)
-		rte_prefetch0(blk->entry[i]);
-}
-
-/* Start fetching block b, both its cache lines. */
-static __rte_always_inline void
-whl_block_prefetch(const struct whl_adapter *whl, uint32_t b)
-{
-	rte_prefetch0(&whl->blocks[b]);
-	rte_prefetch0(&whl->blocks[b].entry[WHL_BLOCK_ENTRIES - 1]);
+		rte_prefetch0(whl->blocks[b].entry[i]);
 }
 
 /*
@@ -151,19 +156,19 @@ static __rte_always_inline void
 whl_block_move(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
 	       unsigned int where)
 {
-	struct whl_block *blocks = whl->blocks;
+	struct whl_block_head *heads = whl->heads;
 	uint32_t stack = w->stack[where];
 	uint32_t top = whl_ref_block(stack);
 
-	blocks[b].where = where;
+	heads[b].where = where;
 	if (stack == 0 || whl_ref_entry(stack) == WHL_BLOCK_ENTRIES) {
-		blocks[b].below = stack == 0 ? WHL_NIL : top;
+		heads[b].below = stack == 0 ? WHL_NIL : top;
 		w->stack[where] = whl_ref(b, WHL_BLOCK_ENTRIES);
 		if (stack == 0)
 			whl_slot_occupy(w, where);
 	} else {
-		blocks[b].below = blocks[top].below;
-		blocks[top].below = b;
+		heads[b].below = heads[top].below;
+		heads[top].below = b;
 	}
 }
 
@@ -171,39 +176,52 @@ whl_block_move(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
  * Place again every timer of a detached stack whose top block b holds n
  * entries. A full block whose timers all go to one slot moves there
  * whole: without reading them when the block knows they share a due tick;
- * the others' timers are pushed one by one and the block freed. The
- * timers of the blocks WHL_BLOCKS_AHEAD further down are fetched while
- * these are placed, and the block after those one step earlier still, so
- * the only loads waited for are the first blocks'.
+ * the others' timers are pushed one by one and the block freed. Walking
+ * the dense block heads ahead of the work, the entries of the blocks
+ * 2 * WHL_BLOCKS_AHEAD further down are fetched, and the timers of those
+ * WHL_BLOCKS_AHEAD down, so that the loads waited for are the first
+ * blocks' only.
  */
 static void
 whl_stack_relink(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b,
 		 unsigned int n)
 {
+	const struct whl_block_head *heads = whl->heads;
 	struct whl_block *blocks = whl->blocks;
 	unsigned int where[WHL_BLOCK_ENTRIES], differ;
 	const uint64_t cur = w->cur;	/* a cascade does not move it */
-	uint32_t ahead = b, next;
-	unsigned int i;
+	uint32_t near = b, far = b, next;
+	unsigned int i, n_near = n, n_far = n;
 
-	for (i = 0; i <= WHL_BLOCKS_AHEAD && ahead != WHL_NIL; i++) {
-		whl_timers_prefetch(whl, ahead, i == 0 ? n : WHL_BLOCK_ENTRIES);
-		ahead = blocks[ahead].below;
+	for (i = 0; i < 2 * WHL_BLOCKS_AHEAD && far != WHL_NIL; i++) {
+		if (!whl_block_moves_blind(whl, far, n_far))
+			whl_block_prefetch(whl, far);
+		far = heads[far].below;
+		n_far = WHL_BLOCK_ENTRIES;
 	}
-	if (ahead != WHL_NIL)
-		whl_block_prefetch(whl, ahead);
+	for (i = 0; i < WHL_BLOCKS_AHEAD && near != WHL_NIL; i++) {
+		if (!whl_block_moves_blind(whl, near, n_near))
+			whl_timers_prefetch(whl, near, n_near);
+		near = heads[near].below;
+		n_near = WHL_BLOCK_ENTRIES;
+	}
 	while (b != WHL_NIL) {
-		if (ahead != WHL_NIL) {
-			whl_timers_prefetch(whl, ahead, WHL_BLOCK_ENTRIES);
-			ahead = blocks[ahead].below;
-			if (ahead != WHL_NIL)
-				whl_block_prefetch(whl, ahead);
+		if (far != WHL_NIL) {
+			if (!whl_block_moves_blind(whl, far, WHL_BLOCK_ENTRIES))
+				whl_block_prefetch(whl, far);
+			far = heads[far].below;
+		}
+		if (near != WHL_NIL) {
+			if (!whl_block_moves_blind(whl, near, WHL_BLOCK_ENTRIES))
+				whl_timers_prefetch(whl, near,
+						    WHL_BLOCK_ENTRIES);
+			near = heads[near].below;
 		}
 		/* Read before a move or a reuse changes it. */
-		next = blocks[b].below;
-		if (n == WHL_BLOCK_ENTRIES && blocks[b].uniform) {
+		next = heads[b].below;
+		if (whl_block_moves_blind(whl, b, n)) {
 			whl_block_move(whl, w, b,
-				       whl_slot_of(cur, blocks[b].due));
+				       whl_slot_of(cur, heads[b].due));
 			goto moved;
 		}
 		differ = 0;
@@ -279,13 +297,22 @@ whl_slot_pop(struct whl_adapter *whl, struct whl_wheel *w, unsigned int slot,
 	     uint32_t limit, struct rte_event_timer **due)
 {
 	struct whl_block *blocks = whl->blocks;
+	const struct whl_block_head *heads = whl->heads;
 	uint32_t top = whl_ref_block(w->stack[slot]), below, n = 0;
+	uint32_t ahead = top;
 	unsigned int fill = whl_ref_entry(w->stack[slot]), take, i;
 
+	/* The entries of the blocks a few down, found in the dense heads. */
+	for (i = 0; i < 2 * WHL_BLOCKS_AHEAD && ahead != WHL_NIL; i++) {
+		whl_block_prefetch(whl, ahead);
+		ahead = heads[ahead].below;
+	}
 	while (n < limit && top != WHL_NIL) {
-		below = blocks[top].below;
-		if (below != WHL_NIL)
-			whl_block_prefetch(whl, below);
+		below = heads[top].below;
+		if (ahead != WHL_NIL) {
+			whl_block_prefetch(whl, ahead);
+			ahead = heads[ahead].below;
+		}
 		take = RTE_MIN(fill, limit - n);
 		fill -= take;
 		/* Mostly a few entries: a loop beats calls to memcpy. */
@@ -353,7 +380,7 @@ whl_wheel_for_each(const struct whl_adapter *whl, const struct whl_wheel *w,
 		while (b != WHL_NIL) {
 			for (i = 0; i < fill; i++)
 				fn(whl->blocks[b].entry[i]);
-			b = whl->blocks[b].below;
+			b = whl->heads[b].below;
 			fill = WHL_BLOCK_ENTRIES;
 		}
 	}
