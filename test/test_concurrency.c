@@ -526,10 +526,183 @@ remaining_ticks_during_reuse(void)
 	return SWT_PASS;
 }
 
+/*
+ * Cancel racing a re-arm on another lcore: two lcores arm the same few
+ * timers in turn (a token passes each timer from one to the other at
+ * every arming, so each arming lands in the other lcore's wheel or list
+ * than the last), with a one-tick timeout, as soon as the timer is
+ * NOT_ARMED or CANCELED again; a third lcore cancels them and asks their
+ * remaining ticks all the while. A cancel can thus look up the timer's
+ * wheel, wait for its lock, and find the timer expired and armed again
+ * elsewhere: it must then follow the timer or fail, never unlink it from
+ * a wheel whose lock it does not hold. Every arming is delivered once or
+ * cancelled, never both; the adapter is whole afterwards.
+ */
+#define RA_TIMERS	8
+#define RA_MAX_GEN	(1u << 20)
+#define RA_MS		1500
+
+static struct {
+	const struct swtim_adapter *a;
+	struct rte_event_timer *t;
+	uint8_t token[RA_TIMERS];	/* armer that arms next */
+	uint32_t gen[RA_TIMERS];		/* armings so far */
+	uint8_t *seen;				/* [timer][gen] delivered */
+	volatile int stop;
+	uint64_t armed[2], cancelled, remaining_wrong, failed;
+} ra;
+
+static int
+ra_arm(void *arg)
+{
+	unsigned int me = (uintptr_t)arg, i;
+	struct rte_event_timer *t;
+	int state;
+
+	while (!ra.stop) {
+		for (i = 0; i < RA_TIMERS; i++) {
+			t = &ra.t[i];
+			/* The token first: with it, the other armer is done
+			 * with the timer, and the state read next is the
+			 * one its arming left or later. */
+			if (__atomic_load_n(&ra.token[i], __ATOMIC_ACQUIRE) !=
+			    me)
+				continue;
+			state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+			if ((state != RTE_EVENT_TIMER_NOT_ARMED &&
+			     state != RTE_EVENT_TIMER_CANCELED) ||
+			    ra.gen[i] + 1 == RA_MAX_GEN)
+				continue;
+			t->ev.u64 = (uint64_t)i << 32 | ++ra.gen[i];
+			if (swtim_arm(ra.a, t) != 1) {
+				printf("    lcore %u: arming timer %u (state %d): "
+				       "%s\n", me, i, state,
+				       rte_strerror(rte_errno));
+				ra.failed++;
+				return -1;
+			}
+			ra.armed[me]++;
+			__atomic_store_n(&ra.token[i], !me, __ATOMIC_RELEASE);
+		}
+	}
+	return 0;
+}
+
+static int
+ra_cancel(void *arg)
+{
+	unsigned int i;
+	uint64_t rem;
+
+	RTE_SET_USED(arg);
+	while (!ra.stop) {
+		for (i = 0; i < RA_TIMERS; i++) {
+			if (swtim_remaining_ticks_get(ra.a, &ra.t[i], &rem) ==
+			    0 && rem > 1)
+				ra.remaining_wrong++;
+			if (swtim_cancel(ra.a, &ra.t[i]) == 1)
+				ra.cancelled++;
+		}
+	}
+	return 0;
+}
+
+/* Book delivered events; false on one unknown or seen before. */
+static bool
+ra_book(const struct rte_event *ev, uint16_t n)
+{
+	uint64_t timer, gen;
+	uint16_t k;
+
+	for (k = 0; k < n; k++) {
+		timer = ev[k].u64 >> 32;
+		gen = ev[k].u64 & UINT32_MAX;
+		if (timer >= RA_TIMERS || gen == 0 || gen >= RA_MAX_GEN ||
+		    ra.seen[timer * RA_MAX_GEN + gen]++ != 0) {
+			printf("    event %#" PRIx64 " unknown or repeated\n",
+			       ev[k].u64);
+			return false;
+		}
+	}
+	return true;
+}
+
+static int
+cancel_while_rearmed_elsewhere(void)
+{
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, 64, 0);
+	struct swtim_adapter *a = swt_adapter_create(&c, APP_PORT);
+	struct rte_event_timer *extra;
+	struct rte_event ev[32];
+	uint64_t end, delivered = 0, quiet_end;
+	unsigned int i;
+	uint16_t n;
+
+	SWT_ASSERT(a != NULL, "create: %s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swt_adapter_start(a));
+	memset(&ra, 0, sizeof(ra));
+	ra.a = a;
+	ra.t = swt_timers(RA_TIMERS);
+	ra.seen = swt_calloc(RA_TIMERS, RA_MAX_GEN);
+	extra = swt_timers(64);
+	SWT_ASSERT(ra.t != NULL && ra.seen != NULL && extra != NULL,
+		   "no memory");
+	for (i = 0; i < RA_TIMERS; i++) {
+		swt_timer_init(&ra.t[i], SWT_Q_PARALLEL, 0, 1);
+		ra.token[i] = i % 2;
+	}
+	SWT_ASSERT_OK(swt_launch(ra_arm, (void *)(uintptr_t)0,
+				 SWT_FIRST_PRODUCER_LCORE));
+	SWT_ASSERT_OK(swt_launch(ra_arm, (void *)(uintptr_t)1,
+				 SWT_FIRST_PRODUCER_LCORE + 1));
+	SWT_ASSERT_OK(swt_launch(ra_cancel, NULL,
+				 SWT_FIRST_PRODUCER_LCORE + 2));
+	end = swt_now() + swt_ms_to_cycles(RA_MS);
+	while (swt_now() < end) {
+		n = swt_dequeue(&swt_dev, ev, RTE_DIM(ev));
+		if (!ra_book(ev, n))
+			ra.stop = 1;
+		delivered += n;
+	}
+	ra.stop = 1;
+	SWT_ASSERT_EQ(swt_join(), 0);
+	/* What is still armed is cancelled or delivered, nothing else. */
+	for (i = 0; i < RA_TIMERS; i++)
+		ra.cancelled += swt_cancel_retry(a, &ra.t[i]);
+	quiet_end = swt_now() + swt_ms_to_cycles(200);
+	while (swt_now() < quiet_end) {
+		n = swt_dequeue(&swt_dev, ev, RTE_DIM(ev));
+		SWT_ASSERT(ra_book(ev, n), "bad event after the run");
+		delivered += n;
+		if (n != 0)
+			quiet_end = swt_now() + swt_ms_to_cycles(200);
+	}
+	printf("    %" PRIu64 " + %" PRIu64 " armings, %" PRIu64
+	       " delivered, %" PRIu64 " cancelled\n", ra.armed[0],
+	       ra.armed[1], delivered, ra.cancelled);
+	SWT_ASSERT_EQ(ra.failed, 0);
+	SWT_ASSERT_EQ(ra.remaining_wrong, 0);
+	SWT_ASSERT(ra.armed[0] > 0 && ra.armed[1] > 0 && ra.cancelled > 0,
+		   "the race did not run");
+	SWT_ASSERT_EQ(delivered + ra.cancelled, ra.armed[0] + ra.armed[1]);
+	/* The adapter is whole: all its nb_timers can be armed and
+	 * cancelled again. */
+	for (i = 0; i < 64; i++) {
+		swt_timer_init(&extra[i], SWT_Q_PARALLEL, 0,
+			       MAX_TMO_NS / TICK_NS);
+		SWT_ASSERT_EQ(swtim_arm(a, &extra[i]), 1);
+	}
+	for (i = 0; i < 64; i++)
+		SWT_ASSERT_EQ(swtim_cancel(a, &extra[i]), 1);
+	return SWT_PASS;
+}
+
 static const struct swt_case cases[] = {
 	SWT_CASE(arm_cancel_storm),
 	SWT_CASE(arm_cancel_storm_stop_start),
 	SWT_CASE(remaining_ticks_during_reuse),
+	SWT_CASE(cancel_while_rearmed_elsewhere),
 };
 
 int

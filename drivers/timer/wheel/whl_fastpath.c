@@ -146,6 +146,35 @@ whl_wheel_named(struct whl_adapter *whl, const struct rte_event_timer *evtim)
 }
 
 /*
+ * Lock the wheel an event timer names, keeping the lock of *held (NULL:
+ * none) if that is the one; 0, or EINVAL when the timer names no wheel of
+ * this adapter. *held is the wheel locked on return (unchanged on EINVAL
+ * before any locking). The timer may be armed again elsewhere while we
+ * wait for the lock, once its last expiry has made it the application's:
+ * then the name changes, and the lock follows it.
+ */
+static __rte_always_inline int
+whl_lock_named(struct whl_adapter *whl, const struct rte_event_timer *evtim,
+	       struct whl_wheel **held)
+{
+	struct whl_wheel *w;
+
+	for (;;) {
+		w = whl_wheel_named(whl, evtim);
+		if (unlikely(w == NULL))
+			return EINVAL;
+		if (w != *held) {
+			if (*held != NULL)
+				rte_spinlock_unlock(&(*held)->lock);
+			rte_spinlock_lock(&w->lock);
+			*held = w;
+		}
+		if (likely(whl_wheel_named(whl, evtim) == w))
+			return 0;
+	}
+}
+
+/*
  * Cancel a periodic timer whose last event waits in its wheel's buffer
  * (off the wheel until the device takes the event, whl_service.c), with
  * the wheel's lock held: take the event back out of the buffer, which
@@ -181,16 +210,11 @@ static __rte_always_inline int
 whl_cancel_one(struct whl_adapter *whl, struct rte_event_timer *evtim,
 	       struct whl_wheel **held)
 {
-	struct whl_wheel *w = whl_wheel_named(whl, evtim);
+	struct whl_wheel *w;
 
-	if (unlikely(w == NULL))
+	if (unlikely(whl_lock_named(whl, evtim, held) != 0))
 		return EINVAL;
-	if (w != *held) {
-		if (*held != NULL)
-			rte_spinlock_unlock(&(*held)->lock);
-		rte_spinlock_lock(&w->lock);
-		*held = w;
-	}
+	w = *held;
 	if (likely(whl_wheel_holds(whl, evtim))) {
 		whl_wheel_unlink(whl, w, evtim);
 		return 0;
@@ -237,22 +261,22 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 			uint64_t *ticks_remaining)
 {
 	struct whl_adapter *whl = whl_of(adapter);
-	struct whl_wheel *w = whl_wheel_named(whl, evtim);
-	uint64_t elapsed, expiry;
-	bool ours;
+	struct whl_wheel *w = NULL;
+	uint64_t elapsed, expiry = 0;
+	bool ours = false;
 
-	if (w == NULL)
-		return -EINVAL;
 	/* Under the wheel's lock: the service sets a periodic timer's next
 	 * period under it. */
-	rte_spinlock_lock(&w->lock);
-	/* On the wheel, or taken by an expiry and not yet delivered (a
-	 * periodic timer stays armed). */
-	ours = whl_wheel_holds(whl, evtim) ||
-		__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
-		RTE_EVENT_TIMER_ARMED;
-	expiry = whl_timer_due(evtim);
-	rte_spinlock_unlock(&w->lock);
+	if (whl_lock_named(whl, evtim, &w) == 0) {
+		/* On the wheel, or taken by an expiry and not yet delivered
+		 * (a periodic timer stays armed). */
+		ours = whl_wheel_holds(whl, evtim) ||
+			__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
+			RTE_EVENT_TIMER_ARMED;
+		expiry = whl_timer_due(evtim);
+	}
+	if (w != NULL)
+		rte_spinlock_unlock(&w->lock);
 	if (!ours)
 		return -EINVAL;
 	/*
