@@ -88,9 +88,11 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 			uint64_t expiry = tmo_ticks != 0 ? tmo_expiry :
 				whl_expiry_of(now_tick, evtim->timeout_ticks);
 
-			/* What a cancel reads first, before the state. */
+			/* What a cancel reads first (without a lock), before
+			 * the state. */
 			evtim->impl_opaque[0] = expiry;
-			evtim->impl_opaque[1] = w->owner;
+			__atomic_store_n(&evtim->impl_opaque[1], w->owner,
+					 __ATOMIC_RELAXED);
 			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
 					 __ATOMIC_RELEASE);
 			if (tmo_ticks == 0) {
