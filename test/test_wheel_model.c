@@ -50,6 +50,7 @@ struct model {
 
 static struct whl_adapter whl;
 static struct whl_wheel *w;
+static struct whl_wheel *w_other;	/* another lcore's, never used */
 static struct rte_event_timer *tims;
 static struct model *m;
 static uint8_t *in_stack;	/* check(): timer seen in a stack */
@@ -92,17 +93,19 @@ setup(uint64_t start_tick)
 	whl.blocks = swt_calloc(whl.nb_blocks, sizeof(whl.blocks[0]));
 	whl.heads = swt_calloc(whl.nb_blocks, sizeof(whl.heads[0]));
 	w = swt_calloc(1, sizeof(*w));
+	w_other = swt_calloc(1, sizeof(*w_other));
 	m = swt_calloc(1, sizeof(*m));
 	in_stack = swt_calloc(NB_TIMERS, 1);
 	block_used = swt_calloc(whl.nb_blocks, 1);
 	SWT_ASSERT(tims != NULL && whl.blocks != NULL && whl.heads != NULL &&
-		   w != NULL && m != NULL && in_stack != NULL &&
-		   block_used != NULL, "alloc");
+		   w != NULL && w_other != NULL && m != NULL &&
+		   in_stack != NULL && block_used != NULL, "alloc");
 	rte_ring_free(rte_ring_lookup("twm_blocks"));
 	whl.block_ring = index_ring("twm_blocks", whl.nb_blocks);
 	SWT_ASSERT(whl.block_ring != NULL, "ring: %s",
 		   rte_strerror(rte_errno));
 	whl_wheel_init(w, TAG, WHEEL_ID);
+	whl_wheel_init(w_other, TAG, WHEEL_ID + 1);
 	w->cur = start_tick;
 	return SWT_PASS;
 }
@@ -153,7 +156,7 @@ arm(unsigned int n)
 	got = pick_free(evtims, n);
 	for (i = 0; i < got; i++) {
 		idx = index_of(evtims[i]);
-		SWT_ASSERT(!whl_wheel_holds(&whl, evtims[i]),
+		SWT_ASSERT(!whl_wheel_holds(&whl, w, evtims[i]),
 			   "timer %u free but held", idx);
 		switch (kind) {
 		case 0:		/* one timeout for the burst */
@@ -200,10 +203,10 @@ cancel(unsigned int n)
 	uint32_t idx;
 
 	while (n-- > 0 && (idx = pick_armed()) != UINT32_MAX) {
-		SWT_ASSERT(whl_wheel_holds(&whl, &tims[idx]),
+		SWT_ASSERT(whl_wheel_holds(&whl, w, &tims[idx]),
 			   "armed timer %u not held", idx);
 		whl_wheel_unlink(&whl, w, &tims[idx]);
-		SWT_ASSERT(!whl_wheel_holds(&whl, &tims[idx]),
+		SWT_ASSERT(!whl_wheel_holds(&whl, w, &tims[idx]),
 			   "cancelled timer %u still held", idx);
 		m->state[idx] = M_FREE;
 		m->nb_armed--;
@@ -241,7 +244,7 @@ expire(uint64_t target)
 				   PRIu64 " after one due at %" PRIu64, idx,
 				   m->due[idx], last);
 			/* Off the wheel: a cancel must see it taken. */
-			SWT_ASSERT(!whl_wheel_holds(&whl, due[i]),
+			SWT_ASSERT(!whl_wheel_holds(&whl, w, due[i]),
 				   "expired timer %u still held", idx);
 			last = m->due[idx];
 			m->state[idx] = M_EXPIRING;
@@ -371,11 +374,15 @@ check(void)
 			}
 		}
 	}
-	for (i = 0; i < NB_TIMERS; i++)
-		SWT_ASSERT(whl_wheel_holds(&whl, &tims[i]) ==
+	for (i = 0; i < NB_TIMERS; i++) {
+		SWT_ASSERT(whl_wheel_holds(&whl, w, &tims[i]) ==
 			   (m->state[i] == M_ARMED), "timer %u: held %d, "
-			   "state %d", i, whl_wheel_holds(&whl, &tims[i]),
+			   "state %d", i, whl_wheel_holds(&whl, w, &tims[i]),
 			   m->state[i]);
+		/* Only by the wheel it names, whatever its place says. */
+		SWT_ASSERT(!whl_wheel_holds(&whl, w_other, &tims[i]),
+			   "timer %u held by a wheel it does not name", i);
+	}
 	for (b = 0; b < whl.nb_blocks; b++)
 		SWT_ASSERT(block_used[b] || entries_null_from(b, 0),
 			   "free block %u holds a timer", b);

@@ -214,13 +214,17 @@ whl_cancel_one(struct whl_adapter *whl, struct rte_event_timer *evtim,
 {
 	struct whl_wheel *w;
 
+again:
 	if (unlikely(whl_lock_named(whl, evtim, held) != 0))
 		return EINVAL;
 	w = *held;
-	if (likely(whl_wheel_holds(whl, evtim))) {
+	if (likely(whl_wheel_holds(whl, w, evtim))) {
 		whl_wheel_unlink(whl, w, evtim);
 		return 0;
 	}
+	/* Armed again elsewhere since the lock's re-check: follow it. */
+	if (unlikely(whl_wheel_named(whl, evtim) != w))
+		goto again;
 	/* Taken off the wheel by an expiry: delivered if no longer armed;
 	 * a one-shot timer about to be, a periodic one waiting in the
 	 * buffer. */
@@ -272,7 +276,7 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 	if (whl_lock_named(whl, evtim, &w) == 0) {
 		/* On the wheel, or taken by an expiry and not yet delivered
 		 * (a periodic timer stays armed). */
-		ours = whl_wheel_holds(whl, evtim) ||
+		ours = whl_wheel_holds(whl, w, evtim) ||
 			__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
 			RTE_EVENT_TIMER_ARMED;
 		expiry = whl_timer_due(evtim);

@@ -22,22 +22,28 @@ whl_wheel_init(struct whl_wheel *w, uint16_t tag, unsigned int wheel_id)
 }
 
 /*
- * Whether the timer is on a wheel of this adapter: the entry its place
- * names holds it (entries are NULL unless they hold an armed timer). With
- * the lock of the wheel its impl_opaque names held, that is the truth;
- * the place may be garbage for a timer never armed here, hence the
- * bounds, and the entry may then belong to another wheel's stack, hence
- * the atomic load.
+ * Whether the timer is on wheel w, whose lock the caller holds: it names
+ * w, and the entry its place names holds it (entries are NULL unless they
+ * hold an armed timer). The name and the place are read in one word: the
+ * application may arm the timer again on another wheel meanwhile (once an
+ * expiry made it NOT_ARMED), which rewrites both at once; a place read
+ * with w's name is w's and cannot change while w's lock is held. The
+ * place may be garbage for a timer armed on an adapter long freed whose
+ * tag this one reuses, hence the bounds, and its entry may then be in
+ * another wheel's stack, hence the atomic load.
  */
 bool
-whl_wheel_holds(const struct whl_adapter *whl,
+whl_wheel_holds(const struct whl_adapter *whl, const struct whl_wheel *w,
 		const struct rte_event_timer *evtim)
 {
-	uint32_t place = whl_place_of(evtim);
+	uint64_t word = __atomic_load_n(&evtim->impl_opaque[1],
+					__ATOMIC_RELAXED);
+	uint32_t place = (uint32_t)(word & WHL_PLACE_MASK);
 	uint32_t b = whl_ref_block(place);
 	unsigned int entry = whl_ref_entry(place);
 
-	return b < whl->nb_blocks && entry < WHL_BLOCK_ENTRIES &&
+	return (word & ~WHL_PLACE_MASK) == w->owner &&
+		b < whl->nb_blocks && entry < WHL_BLOCK_ENTRIES &&
 		__atomic_load_n(&whl->blocks[b].entry[entry],
 				__ATOMIC_RELAXED) == evtim;
 }
