@@ -22,8 +22,32 @@
 #include "whl_slot.h"
 #include "swtim_log.h"
 
-/* Tags of the adapters created so far (whl_owner_of()). */
-static uint16_t whl_tags_used;
+/*
+ * An adapter's tag (whl_owner_of()): its id in the low bits, unique among
+ * the adapters that exist at once, so that a timer armed on one never
+ * names another; above it a count of the adapters created, so that a
+ * timer left from a freed adapter (its state CANCELED) seldom names the
+ * next one of the same id either. A plain count of creations wrapped
+ * after 65535 of them onto a tag still in use.
+ */
+#define WHL_TAG_ID_BITS 5
+_Static_assert(SWTIM_ADAPTER_NUM_MAX <= 1 << WHL_TAG_ID_BITS,
+	       "adapter ids fit in a tag");
+static uint16_t whl_generation;
+
+/* A tag for adapter id; never 0, which a zeroed timer carries. */
+static uint16_t
+whl_tag_new(uint16_t adapter_id)
+{
+	uint16_t gen, tag;
+
+	do {
+		gen = __atomic_add_fetch(&whl_generation, 1,
+					 __ATOMIC_RELAXED);
+		tag = (uint16_t)(gen << WHL_TAG_ID_BITS) | adapter_id;
+	} while (tag == 0);
+	return tag;
+}
 
 /* A ring of the free indices 0 .. n - 1, or NULL (logged). */
 static struct rte_ring *
@@ -118,11 +142,7 @@ whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	whl->tick_div = rte_reciprocal_value_u64(whl->tick_cycles);
 	whl->start_cycles = rte_get_timer_cycles();
 	whl->budget.limit = p->conf.nb_timers;
-	/* Never 0: a timer the application zeroed names no adapter. */
-	do
-		whl->tag = __atomic_add_fetch(&whl_tags_used, 1,
-					      __ATOMIC_RELAXED);
-	while (whl->tag == 0);
+	whl->tag = whl_tag_new(p->conf.timer_adapter_id);
 	swtim_poll_set_init(&whl->polled);
 
 	whl->wheels = rte_malloc_socket("swtim_whl_wheels",

@@ -273,13 +273,18 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 
 	/* Under the wheel's lock: the service sets a periodic timer's next
 	 * period under it. */
-	if (whl_lock_named(whl, evtim, &w) == 0) {
+	while (whl_lock_named(whl, evtim, &w) == 0) {
 		/* On the wheel, or taken by an expiry and not yet delivered
-		 * (a periodic timer stays armed). */
-		ours = whl_wheel_holds(whl, w, evtim) ||
-			__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
+		 * (a periodic timer stays armed), unless armed again
+		 * elsewhere since the lock's re-check: then follow it. */
+		ours = whl_wheel_holds(whl, w, evtim);
+		if (!ours && whl_wheel_named(whl, evtim) != w)
+			continue;
+		ours = ours || __atomic_load_n(&evtim->state,
+					       __ATOMIC_ACQUIRE) ==
 			RTE_EVENT_TIMER_ARMED;
 		expiry = whl_timer_due(evtim);
+		break;
 	}
 	if (w != NULL)
 		rte_spinlock_unlock(&w->lock);
