@@ -267,6 +267,53 @@ periodic(const struct swt_evdev *dev, bool stop_first)
 }
 
 /*
+ * Periodic timers whose events wait in the adapter (the device refuses,
+ * the adapter is stopped) are still armed: remaining_ticks_get() answers
+ * for each (0 for those waiting), and freeing the adapter cancels every
+ * one, those waiting for the device as much as those on the lists.
+ */
+static int
+periodic_free_while_waiting(void)
+{
+	const unsigned int n = 50;
+	struct swtim_adapter *a =
+		mk_adapter(&swt_dev, n, RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
+	struct rte_event_timer *t = swt_timers(n);
+	struct rte_event_timer_adapter_stats st;
+	uint64_t rem;
+	unsigned int i;
+	int ret;
+
+	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	for (i = 0; i < n; i++) {
+		swt_timer_init(&t[i], SWT_Q_PARALLEL, TAG | i, 1 + i % 2);
+		SWT_ASSERT_BURST(swtim_arm(a, &t[i]), 1, 0);
+	}
+	pause_until_refused(a);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
+	SWT_ASSERT(st.evtim_exp_count > st.ev_enq_count, "no event waits in "
+		   "the adapter (%" PRIu64 " expired, %" PRIu64 " enqueued)",
+		   st.evtim_exp_count, st.ev_enq_count);
+	for (i = 0; i < n; i++) {
+		SWT_ASSERT_EQ(t[i].state, RTE_EVENT_TIMER_ARMED);
+		ret = swtim_remaining_ticks_get(a, &t[i], &rem);
+		SWT_ASSERT(ret == 0, "timer %u: remaining ticks: %s", i,
+			   rte_strerror(-ret));
+		SWT_ASSERT(rem <= t[i].timeout_ticks, "timer %u: %" PRIu64
+			   " ticks left of %" PRIu64, i, rem,
+			   t[i].timeout_ticks);
+	}
+	SWT_ASSERT_OK(swtim_adapter_free(a));
+	for (i = 0; i < n; i++)
+		SWT_ASSERT(t[i].state == RTE_EVENT_TIMER_CANCELED,
+			   "timer %u left %d by the free", i, t[i].state);
+	swt_drain(&swt_dev, 50);
+	return SWT_PASS;
+}
+
+/*
  * Free while the device refuses: the kept expiries are discarded with
  * the adapter; nothing of it reaches the device afterwards, and an
  * adapter created again with the same id and port starts clean.
@@ -581,6 +628,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(oneshot_stop_while_blocked_sw),
 	SWT_CASE(periodic_dsw),
 	SWT_CASE(periodic_sw),
+	SWT_CASE(periodic_free_while_waiting),
 	SWT_CASE(periodic_stopped_dsw),
 	SWT_CASE(periodic_stopped_sw),
 	SWT_CASE(free_while_blocked_dsw),
