@@ -357,6 +357,73 @@ cancel_non_eal_armed_on_lcore(void)
 	return cancel_across(PTHREAD, 0, LCORE, SWT_FIRST_PRODUCER_LCORE + 2);
 }
 
+/* Arm one timer on a launched lcore, and say when done. */
+static struct {
+	const struct swtim_adapter *a;
+	struct rte_event_timer *t;
+	int done;
+} xw;
+
+static int
+xw_arm(void *arg __rte_unused)
+{
+	int ret = swtim_arm(xw.a, xw.t);
+
+	__atomic_store_n(&xw.done, 1, __ATOMIC_RELEASE);
+	return ret == 1 ? 0 : -1;
+}
+
+/* Arm xw.t on lcore; false if it has not managed in 5 s. */
+static bool
+xw_arm_on(unsigned int lcore)
+{
+	uint64_t end = swt_now() + swt_ms_to_cycles(5000);
+
+	__atomic_store_n(&xw.done, 0, __ATOMIC_RELEASE);
+	if (swt_launch(xw_arm, NULL, lcore) != 0)
+		return false;
+	while (!__atomic_load_n(&xw.done, __ATOMIC_ACQUIRE))
+		if (swt_now() > end)
+			return false;
+	return swt_join() == 0;
+}
+
+/*
+ * One cancel burst of timers armed on two lcores, so held by two wheels
+ * (lists): it takes each one's lock in turn and gives every one back.
+ * Both lcores then arm again, and both timers fire.
+ */
+static int
+cancel_burst_across_wheels(void)
+{
+	struct swtim_adapter *a = mk_adapter(16);
+	struct rte_event_timer *t = swt_timers(2);
+	struct rte_event_timer **p = swt_timer_ptrs(t, 2);
+	struct rte_event ev[2];
+	uint64_t tick;
+
+	SWT_ASSERT(a != NULL && t != NULL && p != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	tick = swt_adapter_tick_ns(a);
+	swt_timer_init(&t[0], SWT_Q_ATOMIC, 0, swt_ticks(250 * 1000000, tick));
+	swt_timer_init(&t[1], SWT_Q_ATOMIC, 1, swt_ticks(250 * 1000000, tick));
+	xw.a = a;
+	xw.t = &t[0];
+	SWT_ASSERT(xw_arm_on(SWT_FIRST_PRODUCER_LCORE), "first arm");
+	SWT_ASSERT_EQ(swtim_arm(a, &t[1]), 1);
+	SWT_ASSERT_BURST(swtim_cancel_burst(a, p, 2), 2, 0);
+
+	t[0].timeout_ticks = 1;
+	t[1].timeout_ticks = 1;
+	SWT_ASSERT(xw_arm_on(SWT_FIRST_PRODUCER_LCORE), "the lcore cannot "
+		   "arm again: the cancel left its lock held?");
+	SWT_ASSERT_EQ(swtim_arm(a, &t[1]), 1);
+	SWT_ASSERT_EQ(swt_collect(&swt_dev, ev, 2, 2000), 2);
+	SWT_ASSERT(ev[0].u64 + ev[1].u64 == 1, "events %" PRIu64 " and %"
+		   PRIu64, ev[0].u64, ev[1].u64);
+	return SWT_PASS;
+}
+
 /* CANCELED is armable: cancel/arm cycles, then a final arming delivers. */
 static int
 rearm_after_cancel(void)
@@ -468,7 +535,15 @@ cancel_races_expiry_two_service_lcores(void)
 
 /* ---- cancel racing the arm of the same timer ---- */
 
+/*
+ * Rounds of the arm/cancel race: as many as RACE_MS allow, at most
+ * RACE_ROUNDS. Each round needs both lcores on a CPU, so on two CPUs
+ * shared with other tests a round can wait a scheduler slice: 50000
+ * rounds took from 0.5 s to over 90 s depending on the load.
+ */
 #define RACE_ROUNDS	50000
+#define RACE_MS		4000
+#define RACE_MIN_ROUNDS	1000
 
 static struct {
 	const struct swtim_adapter *a;
@@ -476,8 +551,22 @@ static struct {
 	uint32_t armed_round;	/* the arming lcore's round, published */
 	uint32_t cancelled_round;	/* the cancelling lcore's, published */
 	int cancel_ret;		/* of the last round's cancel */
+	int cancel_errno;	/* and its rte_errno */
+	int stop;		/* the arming lcore is done */
 	uint64_t eagain;
 } race;
+
+/* Wait until *word reads want; false if told to stop meanwhile. */
+static bool
+race_wait(const uint32_t *word, uint32_t want)
+{
+	while (__atomic_load_n(word, __ATOMIC_ACQUIRE) != want)
+		if (__atomic_load_n(&race.stop, __ATOMIC_ACQUIRE))
+			return false;
+		else
+			rte_pause();
+	return true;
+}
 
 /* Cancel the timer as soon as it reads ARMED, each round. */
 static int
@@ -486,15 +575,14 @@ race_canceller(void *arg __rte_unused)
 	uint32_t round;
 
 	for (round = 1; round <= RACE_ROUNDS; round++) {
-		while (__atomic_load_n(&race.armed_round, __ATOMIC_ACQUIRE) !=
-		       round)
-			rte_pause();
-		while (__atomic_load_n(&race.t->state, __ATOMIC_ACQUIRE) !=
-		       RTE_EVENT_TIMER_ARMED)
-			rte_pause();
+		if (!race_wait(&race.armed_round, round) ||
+		    !race_wait((const uint32_t *)&race.t->state,
+			       RTE_EVENT_TIMER_ARMED))
+			return 0;
 		while ((race.cancel_ret = swtim_cancel(race.a, race.t)) != 1 &&
 		       rte_errno == EAGAIN)
 			race.eagain++;
+		race.cancel_errno = race.cancel_ret == 1 ? 0 : rte_errno;
 		__atomic_store_n(&race.cancelled_round, round,
 				 __ATOMIC_RELEASE);
 	}
@@ -516,7 +604,9 @@ cancel_races_arm(void)
 		swt_conf(ID, TICK_NS, MAX_TMO_NS, 64, 0);
 	struct swtim_adapter *a = swt_adapter_create(&c, APP_PORT);
 	bool skiplist = strcmp(swt_driver, "skiplist") == 0;
-	uint32_t round, stale = 0;
+	uint64_t end = swt_now() + swt_ms_to_cycles(RACE_MS);
+	uint32_t round, stale = 0, bad_round = 0;
+	int arm_errno = 0;
 
 	memset(&race, 0, sizeof(race));
 	race.t = swt_timers(1);
@@ -526,25 +616,40 @@ cancel_races_arm(void)
 	race.a = a;
 	SWT_ASSERT_OK(swt_launch(race_canceller, NULL,
 				 SWT_FIRST_PRODUCER_LCORE));
-	for (round = 1; round <= RACE_ROUNDS; round++) {
+	for (round = 1; round <= RACE_ROUNDS && swt_now() < end; round++) {
 		/* Long enough never to expire during the case. */
 		swt_timer_init(race.t, SWT_Q_ATOMIC, round, 20000);
 		__atomic_store_n(&race.armed_round, round, __ATOMIC_RELEASE);
-		SWT_ASSERT_BURST(swtim_arm(a, race.t), 1, 0);
+		if (swtim_arm(a, race.t) != 1) {
+			arm_errno = rte_errno;
+			break;
+		}
+		/* The canceller finishes every round it has begun. */
 		while (__atomic_load_n(&race.cancelled_round,
 				       __ATOMIC_ACQUIRE) != round)
 			rte_pause();
-		SWT_ASSERT(race.cancel_ret == 1, "round %u: cancel: %s",
-			   round, rte_strerror(rte_errno));
-		SWT_ASSERT_EQ(race.t->state, RTE_EVENT_TIMER_CANCELED);
+		if (race.cancel_ret != 1 ||
+		    race.t->state != RTE_EVENT_TIMER_CANCELED) {
+			bad_round = round;
+			break;
+		}
 		/* White box: a skiplist object starts with its rte_timer. */
 		if (skiplist && rte_timer_pending(
 				(struct rte_timer *)race.t->impl_opaque[0]))
 			stale++;
 	}
+	/* On a failure too, so that the canceller does not wait for ever. */
+	__atomic_store_n(&race.stop, 1, __ATOMIC_RELEASE);
 	SWT_ASSERT_OK(swt_join());
-	printf("    %u rounds, %" PRIu64 " EAGAIN\n", RACE_ROUNDS,
-	       race.eagain);
+	SWT_ASSERT(arm_errno == 0, "round %u: arm: %s", round,
+		   rte_strerror(arm_errno));
+	SWT_ASSERT(bad_round == 0, "round %u: cancel %d (%s), state %d",
+		   bad_round, race.cancel_ret,
+		   rte_strerror(race.cancel_errno), race.t->state);
+	printf("    %u rounds in %u ms at most, %" PRIu64 " EAGAIN\n",
+	       round - 1, RACE_MS, race.eagain);
+	SWT_ASSERT(round - 1 >= RACE_MIN_ROUNDS, "only %u rounds",
+		   round - 1);
 	SWT_ASSERT(stale == 0, "%u cancelled timers left pending on a list",
 		   stale);
 	SWT_ASSERT_EQ(swt_drain(&swt_dev, 20), 0);
@@ -558,6 +663,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(cancel_lcore_armed_on_main),
 	SWT_CASE(cancel_on_non_eal_thread),
 	SWT_CASE(cancel_non_eal_armed_on_lcore),
+	SWT_CASE(cancel_burst_across_wheels),
 	SWT_CASE(rearm_after_cancel),
 	SWT_CASE(cancel_races_expiry),
 	SWT_CASE(cancel_races_expiry_two_service_lcores),
