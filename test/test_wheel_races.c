@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * Interleavings of the wheel driver's cancel that a stress test on two
+ * CPUs reaches too seldom to count on, set up step by step: the test
+ * takes a real adapter's wheel lock itself (white box: the driver's
+ * private data through swtim_adapter_priv(), its structure sources built
+ * into the test, as test_wheel_model does) and plays the service's or the
+ * application's part while a cancel waits for that lock.
+ *
+ * - A cancel waiting for the lock of the wheel a timer names, while the
+ *   timer expires and the application arms it again on another lcore's
+ *   wheel: the cancel must follow it there and cancel it, never unlink it
+ *   from the wheel whose lock it waited for.
+ * - A one-shot timer taken off the wheel by an expiry and not yet
+ *   delivered: cancel answers EAGAIN and leaves it ARMED; once delivered
+ *   (NOT_ARMED), EINVAL.
+ */
+
+#include <errno.h>
+
+#include "swtim_test.h"
+#include "whl_slot.h"
+
+#define ID		9
+#define TICK_NS		(100 * 1000)			/* 100 us */
+#define MAX_TMO_NS	(60ULL * 1000 * 1000 * 1000)	/* 60 s */
+#define FAR_TICKS	20000				/* 2 s */
+#define APP_PORT	1
+#define CANCELLER	SWT_FIRST_PRODUCER_LCORE
+#define REARMER		(SWT_FIRST_PRODUCER_LCORE + 1)
+
+/* What an lcore launched for one call did. */
+struct job {
+	const struct swtim_adapter *a;
+	struct rte_event_timer *t;
+	int ret;	/* of the call */
+	int err;	/* its rte_errno */
+	int done;
+};
+
+static struct job canceller, rearmer;
+
+static int
+job_cancel(void *arg)
+{
+	struct job *j = arg;
+
+	j->ret = swtim_cancel(j->a, j->t);
+	j->err = rte_errno;
+	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int
+job_arm(void *arg)
+{
+	struct job *j = arg;
+
+	j->ret = swtim_arm(j->a, j->t);
+	j->err = rte_errno;
+	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Wait up to ms for a launched job; whether it finished. */
+static bool
+job_wait(struct job *j, unsigned int ms)
+{
+	uint64_t end = swt_now() + swt_ms_to_cycles(ms);
+
+	while (!__atomic_load_n(&j->done, __ATOMIC_ACQUIRE))
+		if (swt_now() > end)
+			return false;
+	return true;
+}
+
+static struct swtim_adapter *
+mk_adapter(void)
+{
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, 64, 0);
+	struct swtim_adapter *a = swt_adapter_create(&c, APP_PORT);
+
+	if (a != NULL && swt_adapter_start(a) != 0)
+		return NULL;
+	return a;
+}
+
+/* Arm and cancel a few timers from this lcore: its wheel still works. */
+static int
+wheel_still_whole(struct swtim_adapter *a, struct whl_wheel *w)
+{
+	struct rte_event_timer *t = swt_timers(8);
+	unsigned int i;
+
+	SWT_ASSERT(t != NULL, "no memory");
+	for (i = 0; i < 8; i++) {
+		swt_timer_init(&t[i], SWT_Q_PARALLEL, 100 + i, FAR_TICKS);
+		SWT_ASSERT_EQ(swtim_arm(a, &t[i]), 1);
+	}
+	SWT_ASSERT_EQ(w->nb_armed, 8);
+	for (i = 0; i < 8; i++)
+		SWT_ASSERT_EQ(swtim_cancel(a, &t[i]), 1);
+	SWT_ASSERT_EQ(w->nb_armed, 0);
+	return SWT_PASS;
+}
+
+static int
+cancel_follows_rearm_elsewhere(void)
+{
+	struct swtim_adapter *a = mk_adapter();
+	struct rte_event_timer *t = swt_timers(1);
+	struct whl_adapter *whl;
+	struct whl_wheel *mine, *theirs;
+	bool waited;
+
+	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	whl = swtim_adapter_priv(a);
+	mine = &whl->wheels[rte_lcore_id()];
+	theirs = &whl->wheels[REARMER];
+	swt_timer_init(t, SWT_Q_PARALLEL, 1, FAR_TICKS);
+	SWT_ASSERT_EQ(swtim_arm(a, t), 1);
+	SWT_ASSERT(whl_wheel_holds(whl, mine, t), "not on this lcore's wheel");
+
+	/* A cancel reads the timer's wheel and waits for its lock... */
+	rte_spinlock_lock(&mine->lock);
+	canceller = (struct job){ .a = a, .t = t };
+	if (swt_launch(job_cancel, &canceller, CANCELLER) != 0) {
+		rte_spinlock_unlock(&mine->lock);
+		SWT_ASSERT(false, "launch");
+	}
+	swt_sleep_ms(50);
+	waited = !__atomic_load_n(&canceller.done, __ATOMIC_ACQUIRE);
+	/* ...while the timer expires: taken off, its event delivered... */
+	whl_wheel_unlink(whl, mine, t);
+	__atomic_store_n(&t->state, RTE_EVENT_TIMER_NOT_ARMED,
+			 __ATOMIC_RELEASE);
+	/* ...and the application arms it again from another lcore. */
+	rearmer = (struct job){ .a = a, .t = t };
+	if (swt_launch(job_arm, &rearmer, REARMER) != 0 ||
+	    !job_wait(&rearmer, 5000)) {
+		rte_spinlock_unlock(&mine->lock);
+		SWT_ASSERT(false, "the re-arm did not finish");
+	}
+	rte_spinlock_unlock(&mine->lock);
+	SWT_ASSERT(job_wait(&canceller, 5000), "the cancel did not finish");
+	SWT_ASSERT_EQ(swt_join(), 0);
+	SWT_ASSERT(waited, "the cancel did not wait for the lock");
+	SWT_ASSERT_EQ(rearmer.ret, 1);
+	/* It cancelled the timer where it is now. */
+	SWT_ASSERT(canceller.ret == 1, "cancel: %s",
+		   rte_strerror(canceller.err));
+	SWT_ASSERT_EQ(t->state, RTE_EVENT_TIMER_CANCELED);
+	SWT_ASSERT_EQ(mine->nb_armed, 0);
+	SWT_ASSERT_EQ(theirs->nb_armed, 0);
+	SWT_ASSERT(!whl_wheel_holds(whl, theirs, t), "still on a wheel");
+	SWT_ASSERT_OK(wheel_still_whole(a, mine));
+	SWT_ASSERT_EQ(swt_drain(&swt_dev, 50), 0);
+	return SWT_PASS;
+}
+
+static int
+cancel_eagain_while_delivering(void)
+{
+	struct swtim_adapter *a = mk_adapter();
+	struct rte_event_timer *t = swt_timers(1);
+	struct whl_adapter *whl;
+	struct whl_wheel *mine;
+
+	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	whl = swtim_adapter_priv(a);
+	mine = &whl->wheels[rte_lcore_id()];
+	swt_timer_init(t, SWT_Q_PARALLEL, 1, FAR_TICKS);
+	SWT_ASSERT_EQ(swtim_arm(a, t), 1);
+
+	/* An expiry takes the timer off the wheel; its event is built. */
+	rte_spinlock_lock(&mine->lock);
+	whl_wheel_unlink(whl, mine, t);
+	rte_spinlock_unlock(&mine->lock);
+	SWT_ASSERT_BURST(swtim_cancel(a, t), 0, EAGAIN);
+	SWT_ASSERT_EQ(t->state, RTE_EVENT_TIMER_ARMED);
+	/* Delivered: the application's again, nothing to cancel. */
+	__atomic_store_n(&t->state, RTE_EVENT_TIMER_NOT_ARMED,
+			 __ATOMIC_RELEASE);
+	SWT_ASSERT_BURST(swtim_cancel(a, t), 0, EINVAL);
+	SWT_ASSERT_OK(wheel_still_whole(a, mine));
+	return SWT_PASS;
+}
+
+static const struct swt_case cases[] = {
+	SWT_CASE(cancel_follows_rearm_elsewhere),
+	SWT_CASE(cancel_eagain_while_delivering),
+};
+
+int
+main(int argc, char **argv)
+{
+	return swt_main(argc, argv, cases, RTE_DIM(cases));
+}
