@@ -59,6 +59,15 @@ swt_fail(const char *file, int line, const char *fmt, ...)
 	__atomic_store_n(&swt_fail_flag, 1, __ATOMIC_RELEASE);
 }
 
+void
+swt_fail_stuck(const char *file, int line, const char *what)
+{
+	swt_fail(file, line, "%s: an lcore is stuck, exiting", what);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(1);
+}
+
 bool
 swt_failed(void)
 {

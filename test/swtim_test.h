@@ -104,6 +104,18 @@ void swt_fail(const char *file, int line, const char *fmt, ...)
 	__rte_format_printf(3, 4);
 /** True once any thread reported a failure in the current case. */
 bool swt_failed(void);
+/**
+ * Report a failure and end the process at once, status 1: for a launched
+ * lcore stuck for good (say, spinning on a lock left held), which the
+ * harness could not join after the case.
+ */
+__rte_noreturn void swt_fail_stuck(const char *file, int line,
+				   const char *what);
+/** swt_fail_stuck() unless cond. */
+#define SWT_ASSERT_NOT_STUCK(cond, what) do { \
+	if (!(cond)) \
+		swt_fail_stuck(__FILE__, __LINE__, what); \
+} while (0)
 
 #define SWT_ASSERT(cond, fmt, ...) do { \
 	if (!(cond)) { \
