@@ -32,10 +32,11 @@
 #define CANCELLER	SWT_FIRST_PRODUCER_LCORE
 #define REARMER		(SWT_FIRST_PRODUCER_LCORE + 1)
 
-/* What an lcore launched for one call did. */
+/* One call an lcore is launched for, and what it did. */
 struct job {
 	const struct swtim_adapter *a;
 	struct rte_event_timer *t;
+	bool cancel;	/* else arm */
 	int ret;	/* of the call */
 	int err;	/* its rte_errno */
 	int done;
@@ -44,22 +45,11 @@ struct job {
 static struct job canceller, rearmer;
 
 static int
-job_cancel(void *arg)
+job_run(void *arg)
 {
 	struct job *j = arg;
 
-	j->ret = swtim_cancel(j->a, j->t);
-	j->err = rte_errno;
-	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
-	return 0;
-}
-
-static int
-job_arm(void *arg)
-{
-	struct job *j = arg;
-
-	j->ret = swtim_arm(j->a, j->t);
+	j->ret = j->cancel ? swtim_cancel(j->a, j->t) : swtim_arm(j->a, j->t);
 	j->err = rte_errno;
 	__atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
 	return 0;
@@ -128,8 +118,8 @@ cancel_follows_rearm_elsewhere(void)
 
 	/* A cancel reads the timer's wheel and waits for its lock... */
 	rte_spinlock_lock(&mine->lock);
-	canceller = (struct job){ .a = a, .t = t };
-	if (swt_launch(job_cancel, &canceller, CANCELLER) != 0) {
+	canceller = (struct job){ .a = a, .t = t, .cancel = true };
+	if (swt_launch(job_run, &canceller, CANCELLER) != 0) {
 		rte_spinlock_unlock(&mine->lock);
 		SWT_ASSERT(false, "launch");
 	}
@@ -141,7 +131,7 @@ cancel_follows_rearm_elsewhere(void)
 			 __ATOMIC_RELEASE);
 	/* ...and the application arms it again from another lcore. */
 	rearmer = (struct job){ .a = a, .t = t };
-	if (swt_launch(job_arm, &rearmer, REARMER) != 0) {
+	if (swt_launch(job_run, &rearmer, REARMER) != 0) {
 		rte_spinlock_unlock(&mine->lock);
 		SWT_ASSERT(false, "launch");
 	}
