@@ -443,8 +443,8 @@ arm_cancel_storm_stop_start(void)
 }
 
 /*
- * remaining_ticks_get() of a timer whose record or object another timer
- * keeps reusing: one lcore arms and cancels E (far timeout) and E2 (a
+ * remaining_ticks_get() of a timer whose timer object (skiplist) or
+ * wheel place another timer keeps reusing: one lcore arms and cancels E (far timeout) and E2 (a
  * few ticks) in turn, so that both take the same object from the lcore's
  * cache; another asks for E's remaining ticks. Every answer must be E's
  * own, never the deadline E2 or an earlier arming left in the object.
@@ -529,8 +529,8 @@ remaining_ticks_during_reuse(void)
 /*
  * Cancel racing a re-arm on another lcore: two lcores arm the same few
  * timers in turn (a token passes each timer from one to the other at
- * every arming, so each arming lands in the other lcore's wheel or list
- * than the last), with a one-tick timeout, as soon as the timer is
+ * every arming, so each arming lands in another lcore's lane than the
+ * last), with a one-tick timeout, as soon as the timer is
  * NOT_ARMED or CANCELED again; a third lcore cancels them and asks their
  * remaining ticks all the while. A cancel can thus look up the timer's
  * wheel, wait for its lock, and find the timer expired and armed again

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "swtim_driver.h"
-#include "swtim_driver_stats.h"
+#include "swtim_lane_stats.h"
 #include "swtim_test.h"
 
 #define TICK_NS		(100 * 1000)
@@ -261,7 +261,7 @@ checks_before_driver(void)
 }
 
 /*
- * The per-list statistics drivers keep (swtim_driver_stats.h) against a
+ * The per-list statistics drivers keep (swtim_lane_stats.h) against a
  * reset from another thread: a writer that loaded a counter before the
  * reset and stores after it, and a cancel that takes back an event
  * counted before the reset, the two interleavings a service lcore and an
@@ -270,7 +270,7 @@ checks_before_driver(void)
 static int
 stats_reset_against_writer(void)
 {
-	struct swtim_driver_stats s;
+	struct swtim_lane_stats s;
 	struct rte_event_timer_adapter_stats sum;
 	uint64_t loaded;
 
@@ -282,14 +282,14 @@ stats_reset_against_writer(void)
 	/* The writer has loaded the counter; the reset comes; the writer
 	 * stores what it loaded plus its 8. */
 	loaded = s.ev_enq_count;
-	swtim_driver_stats_reset(&s);
+	swtim_lane_stats_reset(&s);
 	s.ev_enq_count = loaded + 8;
 	/* A cancel takes back an event counted before the reset. */
-	swtim_driver_stats_exp_take_back(&s);
+	swtim_lane_stats_exp_take_back(&s);
 	/* Each counter counts from the reset. */
 	s.evtim_retry_count += 2;
 	memset(&sum, 0, sizeof(sum));
-	swtim_driver_stats_add(&sum, &s);
+	swtim_lane_stats_add(&sum, &s);
 	SWT_ASSERT_EQ(sum.ev_enq_count, 8);
 	SWT_ASSERT_EQ(sum.evtim_exp_count, 0);
 	SWT_ASSERT_EQ(sum.evtim_retry_count, 2);
@@ -297,7 +297,7 @@ stats_reset_against_writer(void)
 	/* Counting on from there: three expiries since the reset. */
 	s.evtim_exp_count += 3;
 	memset(&sum, 0, sizeof(sum));
-	swtim_driver_stats_add(&sum, &s);
+	swtim_lane_stats_add(&sum, &s);
 	SWT_ASSERT_EQ(sum.evtim_exp_count, 3);
 	SWT_ASSERT_EQ(sum.ev_enq_count, 8);
 	return SWT_PASS;

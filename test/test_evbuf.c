@@ -29,9 +29,10 @@ append(struct swtim_evbuf *buf, uint32_t first, uint32_t n)
 	struct rte_event *ev;
 	uint32_t i;
 
+	SWT_ASSERT(swtim_evbuf_reserve(buf, n), "no room for %u events", n);
 	for (i = first; i < first + n; i++) {
-		ev = swtim_evbuf_slot_tagged(buf, TAG(i));
-		SWT_ASSERT(ev != NULL, "no slot for event %u", i);
+		ev = swtim_evbuf_at(buf, i - first);
+		*swtim_evbuf_tag_at(buf, i - first) = TAG(i);
 		memset(ev, 0, sizeof(*ev));
 		ev->queue_id = SWT_Q_ATOMIC;
 		ev->sched_type = swt_queue_sched_type(SWT_Q_ATOMIC);
@@ -39,6 +40,7 @@ append(struct swtim_evbuf *buf, uint32_t first, uint32_t n)
 		ev->event_type = RTE_EVENT_TYPE_TIMER;
 		ev->u64 = TAG(i);
 	}
+	swtim_evbuf_commit(buf, n);
 	return SWT_PASS;
 }
 
@@ -72,7 +74,7 @@ remove_keeps_order(void)
 	struct swtim_evbuf buf;
 	uint32_t want[16], n = 0, i, size;
 
-	SWT_ASSERT_OK(swtim_evbuf_init_tagged(&buf, 0, SOCKET_ID_ANY));
+	SWT_ASSERT_OK(swtim_evbuf_init(&buf, 0, SOCKET_ID_ANY, true));
 	size = buf.mask + 1;
 	/* Start 5 short of the end of the array, so that the 12 wrap. */
 	buf.head = buf.tail = buf.tried = size - 5;
@@ -118,7 +120,7 @@ grow_keeps_tags(void)
 	struct swtim_evbuf buf;
 	uint32_t *want, n, i, size;
 
-	SWT_ASSERT_OK(swtim_evbuf_init_tagged(&buf, 0, SOCKET_ID_ANY));
+	SWT_ASSERT_OK(swtim_evbuf_init(&buf, 0, SOCKET_ID_ANY, true));
 	size = buf.mask + 1;
 	n = 2 * size + 3;
 	want = swt_calloc(n, sizeof(*want));
@@ -132,7 +134,7 @@ grow_keeps_tags(void)
 	SWT_ASSERT_OK(holds(&buf, want, n));
 	swtim_evbuf_free(&buf);
 	/* An untagged buffer has no tags to keep. */
-	SWT_ASSERT_OK(swtim_evbuf_init(&buf, 0, SOCKET_ID_ANY));
+	SWT_ASSERT_OK(swtim_evbuf_init(&buf, 0, SOCKET_ID_ANY, false));
 	SWT_ASSERT(buf.tags == NULL, "untagged buffer with tags");
 	swtim_evbuf_free(&buf);
 	return SWT_PASS;
@@ -147,13 +149,13 @@ flush_then_tags(void)
 {
 	const uint32_t n = 100;
 	struct swtim_evbuf buf;
-	struct swtim_evport port;
+	struct swtim_port port;
 	struct rte_event evs[128];
 	uint64_t retries = 0;
 	uint32_t first, accepted, i;
 
-	SWT_ASSERT_OK(swtim_evbuf_init_tagged(&buf, 0, SOCKET_ID_ANY));
-	swtim_evport_init(&port, swt_dev.dev_id, swt_dev.app_port);
+	SWT_ASSERT_OK(swtim_evbuf_init(&buf, 0, SOCKET_ID_ANY, true));
+	swtim_port_init(&port, swt_dev.dev_id, swt_dev.app_port);
 	SWT_ASSERT_OK(append(&buf, 0, n));
 	/* One in the middle taken back before the device sees any. */
 	SWT_ASSERT(swtim_evbuf_remove_tagged(&buf, TAG(50)), "50 not found");
@@ -214,12 +216,12 @@ remove_last_ends_stall(void)
 	event_enqueue_burst_t orig = ops->enqueue_new_burst;
 	event_enqueue_t orig_one = ops->enqueue;
 	struct swtim_evbuf buf;
-	struct swtim_evport port;
+	struct swtim_port port;
 	uint64_t retries = 0, t2;
 	uint32_t accepted;
 
-	SWT_ASSERT_OK(swtim_evbuf_init_tagged(&buf, 0, SOCKET_ID_ANY));
-	swtim_evport_init(&port, swt_dev.dev_id, swt_dev.app_port);
+	SWT_ASSERT_OK(swtim_evbuf_init(&buf, 0, SOCKET_ID_ANY, true));
+	swtim_port_init(&port, swt_dev.dev_id, swt_dev.app_port);
 	ops->enqueue_new_burst = refuse_new_burst;
 	ops->enqueue = refuse_one;
 	SWT_ASSERT_OK(append(&buf, 0, 1));

@@ -13,33 +13,12 @@
 #include "swtim_evbuf.h"
 #include "swtim_log.h"
 
-void
-swtim_evport_init(struct swtim_evport *port, uint8_t dev_id, uint8_t port_id)
-{
-	struct rte_event_dev_info info;
-	uint32_t depth = SWTIM_EVBUF_ENQ_BURST_MAX;
-
-	rte_spinlock_init(&port->lock);
-	port->dev_id = dev_id;
-	port->port_id = port_id;
-	if (rte_event_port_attr_get(dev_id, port_id,
-				    RTE_EVENT_PORT_ATTR_ENQ_DEPTH, &depth) != 0 ||
-	    depth == 0)
-		depth = 1;
-	port->enq_burst = RTE_MIN(depth, (uint32_t)SWTIM_EVBUF_ENQ_BURST_MAX);
-	port->needs_maintenance = rte_event_dev_info_get(dev_id, &info) != 0 ||
-		!(info.event_dev_cap & RTE_EVENT_DEV_CAP_MAINTENANCE_FREE);
-	port->maintain_cycles = rte_get_timer_hz() * SWTIM_EVPORT_MAINTAIN_US /
-				US_PER_S;
-	port->next_maintain = 0;
-}
-
 /* Timer cycles of the last warning that a new buffer found no memory. */
 static uint64_t swtim_evbuf_nomem_at;
 
 /*
  * No memory for size events. The service retries every run; nothing is
- * lost meanwhile (the timers wait on their lists or wheels), but the
+ * lost meanwhile (the timers wait in their lanes' stores), but the
  * expiries are late: say so, once until a buffer that grows gets memory
  * again (reported, which a new buffer, possibly never written before,
  * cannot keep: those say so at most once a second in all).
@@ -66,9 +45,9 @@ swtim_evbuf_nomem(bool *reported, uint64_t size)
 		  size);
 }
 
-static int
-swtim_evbuf_setup(struct swtim_evbuf *buf, uint64_t size_hint, int socket,
-		  bool tagged)
+int
+swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint, int socket,
+		 bool tagged)
 {
 	uint64_t size = rte_align64pow2(RTE_MAX(size_hint,
 						(uint64_t)SWTIM_EVBUF_MIN));
@@ -90,19 +69,6 @@ swtim_evbuf_setup(struct swtim_evbuf *buf, uint64_t size_hint, int socket,
 	buf->mask = size - 1;
 	buf->socket = socket;
 	return 0;
-}
-
-int
-swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint, int socket)
-{
-	return swtim_evbuf_setup(buf, size_hint, socket, false);
-}
-
-int
-swtim_evbuf_init_tagged(struct swtim_evbuf *buf, uint64_t size_hint,
-			int socket)
-{
-	return swtim_evbuf_setup(buf, size_hint, socket, true);
 }
 
 void
@@ -180,18 +146,6 @@ swtim_evbuf_remove_tagged(struct swtim_evbuf *buf, uintptr_t tag)
 	return true;
 }
 
-void
-swtim_evports_init(struct swtim_evports *ports,
-		   const struct swtim_adapter_params *params)
-{
-	unsigned int i;
-
-	ports->nb = params->nb_event_ports;
-	for (i = 0; i < ports->nb; i++)
-		swtim_evport_init(&ports->port[i], params->conf.event_dev_id,
-				  params->event_port_ids[i]);
-}
-
 /*
  * After a flush that left events in the buffer, or the first one after a
  * stall: keep the time since the device last took anything, warn once a
@@ -199,7 +153,7 @@ swtim_evports_init(struct swtim_evports *ports,
  */
 static void
 swtim_evbuf_watch_stall(struct swtim_evbuf *buf,
-			const struct swtim_evport *port, uint32_t accepted)
+			const struct swtim_port *port, uint32_t accepted)
 {
 	uint64_t now = rte_get_timer_cycles(), hz = rte_get_timer_hz();
 	uint64_t stalled_ms;
@@ -238,7 +192,7 @@ swtim_evbuf_watch_stall(struct swtim_evbuf *buf,
 }
 
 uint32_t
-swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
+swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_port *port,
 		  struct swtim_budget *budget, uint64_t *retries)
 {
 	uint32_t n, first, accepted, total = 0, start;

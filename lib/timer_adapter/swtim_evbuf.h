@@ -7,12 +7,14 @@
 
 /**
  * @file
- * The expiry event buffer drivers share: a FIFO of events waiting for
- * the event device. A driver's service appends the expiry events of a
- * scan and flushes; what the device refuses stays, in order, for the next
- * flush, so nothing is dropped under back-pressure.
+ * The expiry event buffer of a lane (swtim_lane.h): a FIFO of events
+ * waiting for the event device. A driver's scan appends the expiry
+ * events it builds, a batch at a time (swtim_evbuf_reserve(), then
+ * swtim_evbuf_at() for each, then swtim_evbuf_commit()), and flushes;
+ * what the device refuses stays, in order, for the next flush, so
+ * nothing is dropped under back-pressure.
  *
- * Single-threaded: one buffer belongs to one service run at a time.
+ * Single-threaded: a buffer belongs to whoever holds its lane's claim.
  */
 
 #include <stdbool.h>
@@ -20,36 +22,19 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_eventdev.h>
-#include <rte_spinlock.h>
 
 #include "swtim_budget.h"
-#include "swtim_driver.h"
+#include "swtim_port.h"
 
 /** Events the buffer starts with at least. */
 #define SWTIM_EVBUF_MIN 1024
 
 /*
- * How often an idle service maintains the port: event_dsw answers other
- * ports' flow-migration requests only from maintenance, so a port left
- * alone stalls the workers' migrations; every 10 us keeps that latency
- * below the device's own, while an idle service (called millions of
- * times a second) skips the call almost always.
- */
-#define SWTIM_EVPORT_MAINTAIN_US 10
-
-/**
- * Largest number of events handed to rte_event_enqueue_new_burst() at
- * once (further capped by the port's enqueue depth). 32 matches the bursts
- * event devices are tuned for; larger only holds the first events back.
- */
-#define SWTIM_EVBUF_ENQ_BURST_MAX 32
-
-/*
  * A buffer whose events the device refused outright is not offered again
- * for this long (swtim_evbuf_backing_off(); a driver may still offer it
- * when it scans for other reasons, such as a list falling due): a
- * service polling in a tight loop would otherwise hold the buffer (its
- * driver's scan claim) nearly all the time, and a cancel that needs the
+ * for this long (swtim_evbuf_backing_off(); the service leaves its lane
+ * alone meanwhile, due timers included, which would only grow the
+ * buffer): a service polling in a tight loop would otherwise hold the
+ * lane's claim nearly all the time, and a cancel that needs the
  * claim to take back a periodic timer's waiting event would see EAGAIN
  * hundreds of times in a row (measured: up to 68 ms with two service
  * lcores on two shared CPUs). The device frees room only as workers
@@ -91,36 +76,6 @@ struct swtim_evbuf {
 };
 
 /**
- * One of the adapter's event ports, shared by the service runs that
- * deliver through it: a port is not MT safe, so runs take turns on it.
- * A cache line each, so that runs on different ports share nothing.
- */
-struct __rte_cache_aligned swtim_evport {
-	rte_spinlock_t lock;
-	uint8_t dev_id;
-	uint8_t port_id;
-	uint16_t enq_burst;	/**< events per enqueue call */
-	bool needs_maintenance;	/**< device wants rte_event_maintain() */
-	uint64_t maintain_cycles;	/**< SWTIM_EVPORT_MAINTAIN_US */
-	uint64_t next_maintain;	/**< timer cycles of the next maintenance */
-};
-
-/**
- * Set the port up: its burst size and whether the device needs
- * rte_event_maintain() (no RTE_EVENT_DEV_CAP_MAINTENANCE_FREE: event_dsw,
- * say, holds enqueued events in the port until it is used again).
- *
- * @param port
- *   The port.
- * @param dev_id
- *   Event device.
- * @param port_id
- *   Event port.
- */
-void swtim_evport_init(struct swtim_evport *port, uint8_t dev_id,
-		       uint8_t port_id);
-
-/**
  * Set a buffer up.
  *
  * @param buf
@@ -129,26 +84,13 @@ void swtim_evport_init(struct swtim_evport *port, uint8_t dev_id,
  *   Events it should hold without growing (rounded up to a power of 2).
  * @param socket
  *   NUMA socket for the memory.
+ * @param tagged
+ *   Whether each event has a tag beside it (see struct swtim_evbuf).
  * @return
  *   0 or -ENOMEM.
  */
 int swtim_evbuf_init(struct swtim_evbuf *buf, uint64_t size_hint,
-		     int socket);
-
-/**
- * Set a tagged buffer up (see struct swtim_evbuf).
- *
- * @param buf
- *   The buffer.
- * @param size_hint
- *   Events it should hold without growing (rounded up to a power of 2).
- * @param socket
- *   NUMA socket for the memory.
- * @return
- *   0 or -ENOMEM.
- */
-int swtim_evbuf_init_tagged(struct swtim_evbuf *buf, uint64_t size_hint,
-			    int socket);
+		     int socket, bool tagged);
 
 /**
  * Release a buffer; events still in it are lost.
@@ -303,44 +245,6 @@ swtim_evbuf_commit(struct swtim_evbuf *buf, uint32_t n)
 }
 
 /**
- * Slot for one more event at the tail, growing the buffer if full.
- *
- * @param buf
- *   The buffer.
- * @return
- *   The slot to fill, or NULL if the buffer could not grow.
- */
-static inline struct rte_event *
-swtim_evbuf_slot(struct swtim_evbuf *buf)
-{
-	if (unlikely(buf->tail - buf->head > buf->mask) &&
-	    swtim_evbuf_grow(buf) != 0)
-		return NULL;
-	return &buf->evs[buf->tail++ & buf->mask];
-}
-
-/**
- * Slot for one more event at the tail of a tagged buffer, growing it if
- * full, with the event's tag.
- *
- * @param buf
- *   The buffer.
- * @param tag
- *   The event's tag.
- * @return
- *   The slot to fill, or NULL if the buffer could not grow.
- */
-static inline struct rte_event *
-swtim_evbuf_slot_tagged(struct swtim_evbuf *buf, uintptr_t tag)
-{
-	if (unlikely(buf->tail - buf->head > buf->mask) &&
-	    swtim_evbuf_grow(buf) != 0)
-		return NULL;
-	buf->tags[buf->tail & buf->mask] = tag;
-	return &buf->evs[buf->tail++ & buf->mask];
-}
-
-/**
  * Offer the buffered events to the device until it refuses some, holding
  * the port's lock.
  *
@@ -374,7 +278,7 @@ swtim_evbuf_slot_tagged(struct swtim_evbuf *buf, uintptr_t tag)
  * @return
  *   Events the device accepted.
  */
-uint32_t swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_evport *port,
+uint32_t swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_port *port,
 			   struct swtim_budget *budget, uint64_t *retries);
 
 /**
@@ -390,84 +294,6 @@ swtim_evbuf_stall_reset(struct swtim_evbuf *buf)
 	__atomic_store_n(&buf->retry_at, 0, __ATOMIC_RELAXED);
 	buf->refused_since = 0;
 	buf->stall_reported = false;
-}
-
-/**
- * Maintain the port, if the device needs that, at most every
- * SWTIM_EVPORT_MAINTAIN_US. Call on every service run. Skipped when
- * another run holds the port. (Enqueued events are flushed by
- * swtim_evbuf_flush() itself.)
- *
- * @param port
- *   The port.
- * @param now
- *   rte_get_timer_cycles() of the run.
- */
-static inline void
-swtim_evport_maintain(struct swtim_evport *port, uint64_t now)
-{
-	if (!port->needs_maintenance ||
-	    now < __atomic_load_n(&port->next_maintain, __ATOMIC_RELAXED) ||
-	    !rte_spinlock_trylock(&port->lock))
-		return;
-	port->next_maintain = now + port->maintain_cycles;
-	rte_event_maintain(port->dev_id, port->port_id, 0);
-	rte_spinlock_unlock(&port->lock);
-}
-
-/**
- * All of an adapter's event ports (swtim_adapter_port_add()). Each list of
- * timers (a producer lcore's) delivers through one of them, picked by its
- * place in the driver's poll set, so its events stay in order.
- */
-struct swtim_evports {
-	uint8_t nb;
-	struct swtim_evport port[SWTIM_ADAPTER_PORTS_MAX];
-};
-
-/**
- * Set up every port of the adapter's parameters. Call when the adapter
- * starts (ports may be added until then), with no service run inside.
- *
- * @param ports
- *   The ports.
- * @param params
- *   The adapter's parameters.
- */
-void swtim_evports_init(struct swtim_evports *ports,
-			const struct swtim_adapter_params *params);
-
-/**
- * The port the list at place pos of the poll set delivers through.
- *
- * @param ports
- *   The ports, set up.
- * @param pos
- *   The list's place in the poll set.
- * @return
- *   The port.
- */
-static inline struct swtim_evport *
-swtim_evports_of(struct swtim_evports *ports, unsigned int pos)
-{
-	return &ports->port[ports->nb == 1 ? 0 : pos % ports->nb];
-}
-
-/**
- * swtim_evport_maintain() on every port.
- *
- * @param ports
- *   The ports.
- * @param now
- *   rte_get_timer_cycles() of the run.
- */
-static inline void
-swtim_evports_maintain(struct swtim_evports *ports, uint64_t now)
-{
-	unsigned int i;
-
-	for (i = 0; i < ports->nb; i++)
-		swtim_evport_maintain(&ports->port[i], now);
 }
 
 #endif /* SWTIM_EVBUF_H */

@@ -7,8 +7,8 @@
 
 /**
  * @file
- * The set of per-lcore timer lists (or wheels) a driver's service scans:
- * only those that have ever had a timer armed into them.
+ * The set of lanes (swtim_lane.h) the service scans: only those that
+ * have ever had a timer armed into them.
  *
  * Joining is race-free and lock-free after the first time: a member flag
  * read with acquire keeps the lock off the arm path; the first arm from an
@@ -21,35 +21,16 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
-#include <rte_lcore.h>
 #include <rte_spinlock.h>
 
-/*
- * Id of the list (or wheel) that timers armed from non-EAL threads, which
- * have no lcore id, share; its lock makes that safe.
- */
-#define SWTIM_POLL_SET_NON_EAL_ID (RTE_MAX_LCORE - 1)
-
-/**
- * The id of the calling thread's own list (or wheel).
- *
- * @return
- *   The lcore id, or SWTIM_POLL_SET_NON_EAL_ID on a non-EAL thread.
- */
-static __rte_always_inline unsigned int
-swtim_poll_set_id_of_caller(void)
-{
-	unsigned int lcore = rte_lcore_id();
-
-	return lcore < RTE_MAX_LCORE ? lcore : SWTIM_POLL_SET_NON_EAL_ID;
-}
+#include "swtim_lane.h"
 
 /** The set. Initialise with swtim_poll_set_init(). */
 struct swtim_poll_set {
-	uint8_t member[RTE_MAX_LCORE];
+	uint8_t member[SWTIM_LANES_MAX];
 	rte_spinlock_t lock __rte_cache_aligned;
 	uint32_t count;
-	uint16_t ids[RTE_MAX_LCORE];
+	uint16_t ids[SWTIM_LANES_MAX];
 };
 
 /**
@@ -70,7 +51,7 @@ swtim_poll_set_init(struct swtim_poll_set *set)
  * @param set
  *   The set.
  * @param id
- *   An lcore id (list or wheel), below RTE_MAX_LCORE.
+ *   A lane id, below SWTIM_LANES_MAX.
  */
 static __rte_always_inline void
 swtim_poll_set_join(struct swtim_poll_set *set, unsigned int id)

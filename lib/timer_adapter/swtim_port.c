@@ -3,7 +3,8 @@
  */
 
 /*
- * Event ports that swtim_adapter_create() adds to an event device.
+ * The adapter's event ports: the ones swtim_adapter_create() adds to an
+ * event device, and setting up the service's side of each (swtim_port.h).
  *
  * Like DPDK's default port callback, create stops the device, configures
  * it again with one more port, sets that port up and restarts the device.
@@ -32,10 +33,13 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_eventdev.h>
 
 #include "swtim_adapter_pvt.h"
 #include "swtim_log.h"
+#include "swtim_port.h"
 
 enum swtim_port_state {
 	SWTIM_PORT_NONE = 0,	/* not added by swtim */
@@ -217,4 +221,37 @@ swtim_port_release(uint8_t dev_id, uint8_t port_id)
 	if (dev_id < RTE_EVENT_MAX_DEVS &&
 	    swtim_port_table[dev_id][port_id] == SWTIM_PORT_IN_USE)
 		swtim_port_table[dev_id][port_id] = SWTIM_PORT_FREE;
+}
+
+void
+swtim_port_init(struct swtim_port *port, uint8_t dev_id, uint8_t port_id)
+{
+	struct rte_event_dev_info info;
+	uint32_t depth = SWTIM_PORT_ENQ_BURST_MAX;
+
+	rte_spinlock_init(&port->lock);
+	port->dev_id = dev_id;
+	port->port_id = port_id;
+	if (rte_event_port_attr_get(dev_id, port_id,
+				    RTE_EVENT_PORT_ATTR_ENQ_DEPTH, &depth) != 0 ||
+	    depth == 0)
+		depth = 1;
+	port->enq_burst = RTE_MIN(depth, (uint32_t)SWTIM_PORT_ENQ_BURST_MAX);
+	port->needs_maintenance = rte_event_dev_info_get(dev_id, &info) != 0 ||
+		!(info.event_dev_cap & RTE_EVENT_DEV_CAP_MAINTENANCE_FREE);
+	port->maintain_cycles = rte_get_timer_hz() * SWTIM_PORT_MAINTAIN_US /
+				US_PER_S;
+	port->next_maintain = 0;
+}
+
+void
+swtim_ports_init(struct swtim_ports *ports,
+		 const struct swtim_adapter_params *params)
+{
+	unsigned int i;
+
+	ports->nb = params->nb_event_ports;
+	for (i = 0; i < ports->nb; i++)
+		swtim_port_init(&ports->port[i], params->conf.event_dev_id,
+				params->event_port_ids[i]);
 }

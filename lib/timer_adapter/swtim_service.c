@@ -2,16 +2,18 @@
  * Copyright(c) 2026 The swtim authors
  */
 
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 
+#include "swtim_base.h"
 #include "swtim_log.h"
-#include "swtim_service.h"
 
 int
 swtim_service_register(const char *driver, uint16_t adapter_id,
@@ -96,4 +98,125 @@ swtim_service_quiesce(uint32_t service_id)
 			sched_yield();
 		}
 	}
+}
+
+uint32_t
+swtim_lane_flush(struct swtim_base *base, struct swtim_lane *lane,
+		 struct swtim_port *port)
+{
+	uint32_t first = lane->evbuf.head, accepted;
+
+	/* A one-shot timer stops counting once the device has its event. */
+	accepted = swtim_evbuf_flush(&lane->evbuf, port,
+				     base->periodic ? NULL : &base->budget,
+				     &lane->stats.evtim_retry_count);
+	lane->stats.ev_enq_count += accepted;
+	if (base->periodic && accepted != 0)
+		base->ops->periodic_resume(base, lane, first, accepted);
+	return accepted;
+}
+
+uint64_t
+swtim_base_deadline(const struct swtim_base *base)
+{
+	uint32_t i, nb_polled = swtim_poll_set_count(&base->polled);
+	uint64_t next = UINT64_MAX;
+
+	for (i = 0; i < nb_polled; i++) {
+		const struct swtim_lane *lane =
+			swtim_base_lane(base, base->polled.ids[i]);
+
+		if (swtim_evbuf_count(&lane->evbuf) != 0)
+			return 0;
+		next = RTE_MIN(next, base->ops->next_deadline(base, lane));
+	}
+	return next;
+}
+
+/* Count the ticks the adapter has moved through, once whoever sees them. */
+static void
+swtim_base_ticks_account(struct swtim_base *base, uint64_t tick)
+{
+	uint64_t done = __atomic_load_n(&base->ticks_done, __ATOMIC_RELAXED);
+
+	while (tick > done)
+		if (__atomic_compare_exchange_n(&base->ticks_done, &done, tick,
+				true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+			__atomic_fetch_add(&base->adapter_tick_count,
+					   tick - done, __ATOMIC_RELAXED);
+			break;
+		}
+}
+
+/*
+ * Work on a claimed lane: what its buffer holds goes first, for while
+ * the device refuses it, expiring more would only grow the buffer (the
+ * due timers stay in their store, still counted, until the device takes
+ * events); then the driver expires what is due. Return whether anything
+ * expired or went to the device.
+ */
+static bool
+swtim_lane_work(struct swtim_base *base, struct swtim_lane *lane,
+		struct swtim_port *port, uint64_t now, uint64_t tick)
+{
+	uint32_t sent = 0;
+
+	if (unlikely(lane->evbuf.evs == NULL) &&
+	    swtim_evbuf_init(&lane->evbuf, 0, base->socket,
+			     base->periodic) != 0)
+		return false;	/* no memory: the timers wait for a later run */
+	if (swtim_evbuf_count(&lane->evbuf) != 0) {
+		sent = swtim_lane_flush(base, lane, port);
+		if (swtim_evbuf_count(&lane->evbuf) != 0)
+			return sent != 0;
+	}
+	return base->ops->scan(base, lane, port, now, tick) || sent != 0;
+}
+
+int32_t
+swtim_service_run(void *arg)
+{
+	struct swtim_base *base = arg;
+	const struct swtim_lane_ops *ops = base->ops;
+	uint32_t i, nb_polled;
+	uint64_t now, tick;
+	int32_t ret = -EAGAIN;
+	bool worked = false;
+
+	if (!swtim_gate_enter(&base->gate) ||
+	    (ops->run_begin != NULL && !ops->run_begin(base)))
+		goto out;
+
+	now = rte_get_timer_cycles();
+	tick = swtim_base_tick_of(base, now);
+	swtim_base_ticks_account(base, tick);
+	nb_polled = swtim_poll_set_count(&base->polled);
+	for (i = 0; i < nb_polled; i++) {
+		struct swtim_lane *lane =
+			swtim_base_lane(base, base->polled.ids[i]);
+
+		/*
+		 * Unlocked hints: events the device has just refused, which
+		 * hold back what is due anyway; or nothing to flush and
+		 * nothing due.
+		 */
+		if (swtim_evbuf_count(&lane->evbuf) != 0 ?
+		    swtim_evbuf_backing_off(&lane->evbuf, now) :
+		    !ops->due(base, lane, now, tick))
+			continue;
+		if (!swtim_lane_claim(lane))
+			continue;	/* another service lcore has it */
+		worked |= swtim_lane_work(base, lane,
+					  swtim_ports_of(&base->ports, i),
+					  now, tick);
+		swtim_lane_release(lane);
+		ret = 0;
+	}
+	swtim_ports_maintain(&base->ports, now);
+	if (base->idle.max_sleep_us != 0)
+		swtim_idle_after_run(&base->idle, worked, worked ? 0 :
+				     swtim_base_deadline(base));
+out:
+	swtim_gate_leave(&base->gate);
+	return ret;
 }

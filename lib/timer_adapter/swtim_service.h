@@ -7,8 +7,9 @@
 
 /**
  * @file
- * What drivers' services share: registering one, and the gate between a
- * service and the adapter's start/stop.
+ * Registering a service, and the gate between a service and the
+ * adapter's start/stop. The service itself, the loop over the lanes, is
+ * swtim_service_run() (swtim_base.h).
  *
  * Stop must return only once no service run is inside the adapter, also
  * for runs made with rte_service_run_iter_on_app_lcore(), which the

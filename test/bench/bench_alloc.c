@@ -3,9 +3,11 @@
  */
 
 /*
- * Timer-object allocation: swtim's recycler (swtim_recycler.h) against
- * rte_mempool, with N objects held outside (allocated, as by N armed
- * timers). Objects are 32 bytes, the size of a wheel record. Per element
+ * Timer-object allocation: the skiplist driver's recycler
+ * (drivers/timer/skiplist/skl_recycler.h) against rte_mempool, with N
+ * objects held outside (allocated, as by N armed timers). Objects are 32
+ * bytes: what is measured is the allocator's bookkeeping, which does
+ * not depend on the objects' size. Per element
  * means one allocation plus one free.
  *
  *   recycler alloc_fast    get(1) + put_local(1) on the owner lcore: the
@@ -42,10 +44,10 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
-#include "swtim_recycler.h"
+#include "skl_recycler.h"
 #include "swtim_bench.h"
 
-/* The objects: a wheel record's size. */
+/* The objects: 32 bytes, half a cache line. */
 struct bench_obj {
 	uint64_t w[4];
 };
@@ -88,7 +90,7 @@ alloc_dump(const char *impl, enum acase ac, uint64_t n, uint64_t ops)
 /* ---- recycler ---- */
 
 static __rte_noinline uint64_t
-timed_rc_fast(struct swtim_recycler *r, uint32_t n, bool collect,
+timed_rc_fast(struct skl_recycler *r, uint32_t n, bool collect,
 	      uint32_t *done)
 {
 	uint64_t t0, t1;
@@ -97,8 +99,8 @@ timed_rc_fast(struct swtim_recycler *r, uint32_t n, bool collect,
 
 	TIMED_BEGIN(collect, t0);
 	for (i = 0; i < n; i++) {
-		ok += swtim_recycler_get(r, &o, 1);
-		swtim_recycler_put_local(r, o);
+		ok += skl_recycler_get(r, &o, 1);
+		skl_recycler_put_local(r, o);
 	}
 	TIMED_END(collect, t1);
 	*done = ok;
@@ -106,7 +108,7 @@ timed_rc_fast(struct swtim_recycler *r, uint32_t n, bool collect,
 }
 
 static __rte_noinline uint64_t
-timed_rc_return(struct swtim_recycler *r, void **objs, uint32_t n,
+timed_rc_return(struct skl_recycler *r, void **objs, uint32_t n,
 		uint16_t owner, bool collect, uint32_t *done)
 {
 	uint64_t t0, t1;
@@ -114,8 +116,8 @@ timed_rc_return(struct swtim_recycler *r, void **objs, uint32_t n,
 
 	TIMED_BEGIN(collect, t0);
 	for (i = 0; i < n; i += BENCH_BURST) {
-		swtim_recycler_put_remote(r, owner, objs, BENCH_BURST);
-		ok += swtim_recycler_get(r, objs, BENCH_BURST);
+		skl_recycler_put_remote(r, owner, objs, BENCH_BURST);
+		ok += skl_recycler_get(r, objs, BENCH_BURST);
 	}
 	TIMED_END(collect, t1);
 	*done = ok;
@@ -123,7 +125,7 @@ timed_rc_return(struct swtim_recycler *r, void **objs, uint32_t n,
 }
 
 static __rte_noinline uint64_t
-timed_rc_slow(struct swtim_recycler *r, void **objs, uint32_t n, bool collect,
+timed_rc_slow(struct skl_recycler *r, void **objs, uint32_t n, bool collect,
 	      uint32_t *done)
 {
 	uint64_t t0, t1;
@@ -131,8 +133,8 @@ timed_rc_slow(struct swtim_recycler *r, void **objs, uint32_t n, bool collect,
 
 	TIMED_BEGIN(collect, t0);
 	for (i = 0; i < n; i += BENCH_BURST) {
-		ok += swtim_recycler_get(r, objs, BENCH_BURST);
-		swtim_recycler_put_remote(r, SWTIM_RECYCLER_NO_OWNER, objs,
+		ok += skl_recycler_get(r, objs, BENCH_BURST);
+		skl_recycler_put_remote(r, SKL_RECYCLER_NO_OWNER, objs,
 					  BENCH_BURST);
 	}
 	TIMED_END(collect, t1);
@@ -146,19 +148,19 @@ timed_rc_slow(struct swtim_recycler *r, void **objs, uint32_t n, bool collect,
  * white-box benchmark of it.
  */
 static int
-rc_flush_lcore(struct swtim_recycler *r)
+rc_flush_lcore(struct skl_recycler *r)
 {
 	unsigned int lcore = rte_lcore_id();
-	struct swtim_recycler_cache *c = &r->caches[lcore];
+	struct skl_recycler_cache *c = &r->caches[lcore];
 	void *tmp[BENCH_BURST];
 	unsigned int k;
 
-	if (c->len != 0 && swtim_recycler_fill(r, c->objs, c->len) != 0)
+	if (c->len != 0 && skl_recycler_fill(r, c->objs, c->len) != 0)
 		return -1;
 	c->len = 0;
 	while ((k = rte_ring_dequeue_burst(r->returns[lcore], tmp, RTE_DIM(tmp),
 					   NULL)) > 0)
-		if (swtim_recycler_fill(r, tmp, k) != 0)
+		if (skl_recycler_fill(r, tmp, k) != 0)
 			return -1;
 	return 0;
 }
@@ -181,13 +183,13 @@ alloc_loop_again(bool switched, unsigned int l, unsigned int *retries,
 }
 
 static int
-rc_case(struct swtim_recycler *r, enum acase ac, uint64_t n, double *samples,
+rc_case(struct skl_recycler *r, enum acase ac, uint64_t n, double *samples,
 	int64_t *preempted)
 {
 	const uint32_t step = bench_opts.step;
 	const unsigned int loops = bench_opts.loops;
 	const unsigned int lcore = rte_lcore_id();
-	struct swtim_recycler_stats *st = &r->stats[lcore];
+	struct skl_recycler_stats *st = &r->stats[lcore];
 	void *objs[BENCH_BURST];
 	uint64_t cyc = 0, before = 0, after = 0;
 	uint32_t done = 0;
@@ -208,7 +210,7 @@ rc_case(struct swtim_recycler *r, enum acase ac, uint64_t n, double *samples,
 			break;
 		case AC_RETURN:
 			/* Hold one burst to send home, cache empty again. */
-			if (swtim_recycler_get(r, objs, BENCH_BURST) !=
+			if (skl_recycler_get(r, objs, BENCH_BURST) !=
 			    BENCH_BURST || rc_flush_lcore(r) != 0) {
 				bench_error("recycler: no objects");
 				return -1;
@@ -218,7 +220,7 @@ rc_case(struct swtim_recycler *r, enum acase ac, uint64_t n, double *samples,
 					      &done);
 			after = st->refills;
 			/* The burst goes back where it came from. */
-			swtim_recycler_put_remote(r, SWTIM_RECYCLER_NO_OWNER,
+			skl_recycler_put_remote(r, SKL_RECYCLER_NO_OWNER,
 						  objs, BENCH_BURST);
 			break;
 		case AC_SLOW:
@@ -255,13 +257,13 @@ bench_recycler_run(uint64_t n, void **held)
 	uint64_t nb = n + 2 * bench_opts.step + 1024, i;
 	double samples[bench_opts.loops];
 	struct bench_obj *objs;
-	struct swtim_recycler *r;
+	struct skl_recycler *r;
 	int64_t preempted;
 	int ret = -1;
 	int ac;
 
 	objs = aligned_alloc(RTE_CACHE_LINE_SIZE, nb * sizeof(objs[0]));
-	r = swtim_recycler_create("bench_rc", nb, bench_env.socket);
+	r = skl_recycler_create("bench_rc", nb, bench_env.socket);
 	if (objs == NULL || r == NULL) {
 		bench_error("recycler of %" PRIu64 " objects: %s", nb,
 			    rte_strerror(rte_errno));
@@ -273,7 +275,7 @@ bench_recycler_run(uint64_t n, void **held)
 
 		for (j = 0; j < k; j++)
 			batch[j] = &objs[i + j];
-		if (swtim_recycler_fill(r, batch, k) != 0) {
+		if (skl_recycler_fill(r, batch, k) != 0) {
 			bench_error("recycler: fill refused");
 			goto out;
 		}
@@ -283,7 +285,7 @@ bench_recycler_run(uint64_t n, void **held)
 	for (i = 0; i < n; ) {
 		uint32_t k = RTE_MIN(n - i, (uint64_t)BENCH_BURST);
 
-		if (swtim_recycler_get(r, &held[i], k) != k) {
+		if (skl_recycler_get(r, &held[i], k) != k) {
 			bench_error("recycler: cannot hold %" PRIu64, n);
 			goto out;
 		}
@@ -298,7 +300,7 @@ bench_recycler_run(uint64_t n, void **held)
 	}
 	ret = 0;
 out:
-	swtim_recycler_free(r);
+	skl_recycler_free(r);
 	free(objs);
 	return ret;
 }

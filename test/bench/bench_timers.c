@@ -750,8 +750,10 @@ run_expiry_case(const struct tadapter *ta, uint64_t n, enum bench_dist dist,
 /* ---- the memory floor of an expiry ---- */
 
 /*
- * A 32-byte record naming an event timer, like those a timer list or a
- * wheel keeps (the wheel's are this size).
+ * A 32-byte record naming an event timer, like the entry a timer store
+ * keeps for each timer (a skiplist object names its event timer; the
+ * wheel's slot blocks hold bare 8-byte pointers, so this floor reads
+ * more memory than the wheel does).
  */
 struct floor_rec {
 	struct rte_event_timer *evtim;

@@ -664,8 +664,8 @@ bench_mem_mb(void)
 	 * Adapters run one at a time. The largest is DPDK's: a mempool of
 	 * rte_timers rounded up to a power of 2, 192 bytes an object with
 	 * the mempool header; the skiplist driver's objects and its
-	 * expiry event buffer come to less, the wheel's 32-byte records
-	 * to much less. 256 bytes a timer covers each, plus 256 MB for
+	 * expiry event buffer come to less, the wheel's slot blocks (8
+	 * bytes a timer) to much less. 256 bytes a timer covers each, plus 256 MB for
 	 * the rest.
 	 */
 	objs = rte_align64pow2(max + 2 * bench_opts.step + 1024);

@@ -3,8 +3,9 @@
  */
 
 /*
- * Control path of the skiplist driver: setting an adapter up and down,
- * start/stop of its service, stats, and the driver's registration.
+ * Control path of the skiplist driver: setting an adapter up and down
+ * (the rest of the control path is the base's, swtim_base.c), and the
+ * driver's registration.
  */
 
 #include <errno.h>
@@ -15,8 +16,6 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
-#include <rte_service.h>
-#include <rte_service_component.h>
 
 #include "skl_private.h"
 #include "swtim_log.h"
@@ -26,8 +25,8 @@ skl_objs_create(struct skl_adapter *skl, uint16_t adapter_id,
 		uint64_t nb_timers, int socket)
 {
 	char name[RTE_RING_NAMESIZE];
-	uint64_t nb_objs = nb_timers + SWTIM_RECYCLER_SLACK, i;
-	void *batch[SWTIM_RECYCLER_BULK];
+	uint64_t nb_objs = nb_timers + SKL_RECYCLER_SLACK, i;
+	void *batch[SKL_RECYCLER_BULK];
 	unsigned int n = 0;
 
 	if (nb_objs >= UINT32_MAX) {
@@ -38,7 +37,7 @@ skl_objs_create(struct skl_adapter *skl, uint16_t adapter_id,
 				      nb_objs * sizeof(skl->objs[0]),
 				      RTE_CACHE_LINE_SIZE, socket);
 	snprintf(name, sizeof(name), "swtim_skl_%u", adapter_id);
-	skl->recycler = swtim_recycler_create(name, nb_objs, socket);
+	skl->recycler = skl_recycler_create(name, nb_objs, socket);
 	if (skl->objs == NULL || skl->recycler == NULL) {
 		SWTIM_LOG(ERR, "no memory for %" PRIu64 " timers", nb_objs);
 		return -ENOMEM;
@@ -51,14 +50,14 @@ skl_objs_create(struct skl_adapter *skl, uint16_t adapter_id,
 		t->free_next = NULL;
 		batch[n++] = t;
 		if (n == RTE_DIM(batch) || i + 1 == nb_objs) {
-			swtim_recycler_fill(skl->recycler, batch, n);
+			skl_recycler_fill(skl->recycler, batch, n);
 			n = 0;
 		}
 	}
 	return 0;
 }
 
-static void skl_uninit(struct swtim_adapter *adapter);
+static const struct swtim_lane_ops skl_lane_ops;
 
 static int
 skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
@@ -72,18 +71,13 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 				 RTE_CACHE_LINE_SIZE, socket);
 	if (skl == NULL)
 		return -ENOMEM;
-	skl->service_id = UINT32_MAX;
 	skl->timer_data_id = UINT32_MAX;
 	swtim_adapter_priv_set(adapter, skl);
-
-	skl->periodic = !!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
-	skl->tick_cycles = p->tick_cycles;
-	skl->budget.limit = p->conf.nb_timers;
-	skl->socket = socket;
-	ret = swtim_idle_init(&skl->idle, args);
+	ret = swtim_base_init(&skl->base, adapter, args, &skl_lane_ops);
 	if (ret != 0)
 		goto fail;
-	swtim_poll_set_init(&skl->polled);
+	swtim_base_lanes_set(&skl->base, &skl->lists[0].lane,
+			     sizeof(skl->lists[0]));
 
 	ret = rte_timer_subsystem_init();
 	if (ret != 0 && ret != -EALREADY) {
@@ -100,17 +94,12 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 			      socket);
 	if (ret != 0)
 		goto fail;
-	/* MT safe: runs on several lcores split the lists between them. */
-	ret = swtim_service_register("skl", p->conf.timer_adapter_id,
-				     skl_service_run, skl, socket, true,
-				     &skl->service_id);
-	if (ret != 0) {
-		skl->service_id = UINT32_MAX;
+	ret = swtim_base_service_register(&skl->base, "skl");
+	if (ret != 0)
 		goto fail;
-	}
 	return 0;
 fail:
-	skl_uninit(adapter);
+	swtim_base_uninit(adapter);
 	return ret;
 }
 
@@ -129,125 +118,63 @@ skl_timer_reclaim(struct rte_timer *tim, void *arg __rte_unused)
 	t->owner = 0;
 }
 
+/* A periodic timer whose event waits in a buffer is on no list. */
 static void
-skl_uninit(struct swtim_adapter *adapter)
+skl_waiting_drop(struct swtim_base *base, uintptr_t tag)
 {
-	struct skl_adapter *skl = swtim_adapter_priv(adapter);
-	uint32_t i, dropped = 0;
+	skl_timer_reclaim(&((struct skl_timer *)tag)->tim, NULL);
+}
 
-	if (skl == NULL)
-		return;
-	if (skl->service_id != UINT32_MAX) {
-		rte_service_component_runstate_set(skl->service_id, 0);
-		/* No service lcore may still call in with skl. */
-		swtim_service_quiesce(skl->service_id);
-		rte_service_component_unregister(skl->service_id);
-	}
+static void
+skl_teardown(struct swtim_base *base)
+{
+	struct skl_adapter *skl = skl_of_base(base);
+	uint32_t i;
+
 	if (skl->timer_data_id != UINT32_MAX) {
-		for (i = 0; i < skl->polled.count; i++) {
-			unsigned int lcore = skl->polled.ids[i];
+		for (i = 0; i < base->polled.count; i++) {
+			unsigned int lcore = base->polled.ids[i];
 
 			rte_timer_stop_all(skl->timer_data_id, &lcore, 1,
 					   skl_timer_reclaim, skl);
 		}
 		rte_timer_data_dealloc(skl->timer_data_id);
 	}
-	for (i = 0; i < RTE_MAX_LCORE; i++) {
-		struct swtim_evbuf *buf = &skl->lists[i].evbuf;
-		uint32_t pos;
-
-		/* Periodic timers waiting for their events are on no list. */
-		if (buf->tags != NULL)
-			for (pos = buf->head; pos != buf->tail; pos++)
-				skl_timer_reclaim(&((struct skl_timer *)
-					swtim_evbuf_tag_of(buf, pos))->tim,
-					NULL);
-		dropped += swtim_evbuf_count(buf);
-		swtim_evbuf_free(buf);
-	}
-	if (dropped != 0)
-		SWTIM_LOG(NOTICE, "dropping %u expiry events not yet enqueued",
-			  dropped);
-	swtim_recycler_free(skl->recycler);
+	skl_recycler_free(skl->recycler);
 	rte_free(skl->objs);
 	rte_free(skl);
-	swtim_adapter_priv_set(adapter, NULL);
 }
 
-static int
-skl_start(struct swtim_adapter *adapter)
+/* Every list is due at once after a start. */
+static void
+skl_start(struct swtim_base *base, uint64_t now)
 {
-	struct skl_adapter *skl = swtim_adapter_priv(adapter);
-	uint64_t now = rte_get_timer_cycles();
+	struct skl_adapter *skl = skl_of_base(base);
 	unsigned int i;
 
-	skl->next_tick = now;
-	for (i = 0; i < RTE_MAX_LCORE; i++) {
+	for (i = 0; i < SWTIM_LANES_MAX; i++)
 		skl->lists[i].next_scan = now;
-		swtim_evbuf_stall_reset(&skl->lists[i].evbuf);
-	}
-	/* Ports may have been added since init; the service is out. */
-	swtim_evports_init(&skl->ports, swtim_adapter_params(adapter));
-	return swtim_gate_open(&skl->gate, skl->service_id);
 }
 
-static int
-skl_stop(struct swtim_adapter *adapter)
-{
-	struct skl_adapter *skl = swtim_adapter_priv(adapter);
-
-	swtim_gate_close(&skl->gate, skl->service_id);
-	return 0;
-}
-
-static int
-skl_service_id_get(const struct swtim_adapter *adapter, uint32_t *service_id)
-{
-	const struct skl_adapter *skl = swtim_adapter_priv(adapter);
-
-	*service_id = skl->service_id;
-	return 0;
-}
-
-static void
-skl_stats_get(const struct swtim_adapter *adapter,
-	      struct rte_event_timer_adapter_stats *stats)
-{
-	const struct skl_adapter *skl = swtim_adapter_priv(adapter);
-	unsigned int i;
-
-	for (i = 0; i < RTE_MAX_LCORE; i++)
-		swtim_driver_stats_add(stats, &skl->lists[i].stats);
-	stats->adapter_tick_count = __atomic_load_n(&skl->adapter_tick_count,
-						    __ATOMIC_RELAXED);
-}
-
-static void
-skl_stats_reset(struct swtim_adapter *adapter)
-{
-	struct skl_adapter *skl = swtim_adapter_priv(adapter);
-	unsigned int i;
-
-	for (i = 0; i < RTE_MAX_LCORE; i++)
-		swtim_driver_stats_reset(&skl->lists[i].stats);
-	__atomic_store_n(&skl->adapter_tick_count, 0, __ATOMIC_RELAXED);
-}
+static const struct swtim_lane_ops skl_lane_ops = {
+	.due = skl_lane_due,
+	.scan = skl_lane_scan,
+	.next_deadline = skl_lane_next_deadline,
+	.periodic_resume = skl_periodic_resume,
+	.waiting_drop = skl_waiting_drop,
+	.teardown = skl_teardown,
+	.run_begin = skl_run_begin,
+	.start = skl_start,
+};
 
 static const struct swtim_driver_ops skl_ops = {
 	.init = skl_init,
-	.uninit = skl_uninit,
-	.start = skl_start,
-	.stop = skl_stop,
-	.service_id_get = skl_service_id_get,
-	.stats_get = skl_stats_get,
-	.stats_reset = skl_stats_reset,
+	SWTIM_BASE_CONTROL_OPS,
 	.arm_burst = skl_arm_burst,
 	.arm_tmo_tick_burst = skl_arm_tmo_tick_burst,
 	.cancel_burst = skl_cancel_burst,
 	.remaining_ticks_get = skl_remaining_ticks_get,
-	.next_deadline = skl_next_deadline,
 };
-
 static const char *const skl_valid_args[] = { SWTIM_IDLE_ARG, NULL };
 
 static struct swtim_driver skl_driver = {

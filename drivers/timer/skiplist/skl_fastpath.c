@@ -38,21 +38,21 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	uint64_t tmo_ticks, uint16_t nb)
 {
 	struct skl_adapter *skl = skl_of(adapter);
-	unsigned int lcore = swtim_poll_set_id_of_caller();
+	unsigned int lcore = swtim_lane_of_caller();
 	struct skl_timer *objs[SKL_ARM_CHUNK];
-	const uint16_t home = swtim_recycler_owner();
+	const uint16_t home = skl_recycler_owner();
 	uint16_t budget, done = 0, chunk, got, i;
 	uint64_t now = 0;
 
-	swtim_poll_set_join(&skl->polled, lcore);
-	budget = swtim_budget_take(&skl->budget, nb);
+	swtim_poll_set_join(&skl->base.polled, lcore);
+	budget = swtim_budget_take(&skl->base.budget, nb);
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, SKL_ARM_CHUNK);
 		/* There are nb_timers objects plus every cache's worth. */
-		got = swtim_recycler_get(skl->recycler, (void **)objs, chunk);
+		got = skl_recycler_get(skl->recycler, (void **)objs, chunk);
 		/* The first period's anchor; librte_timer reads the clock
 		 * again, later, so the deadline is never before it. */
-		if (skl->periodic)
+		if (skl->base.periodic)
 			now = rte_get_timer_cycles();
 		for (i = 0; i < got; i++) {
 			rte_prefetch0(objs[i]);
@@ -75,7 +75,7 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 					 __ATOMIC_RELAXED);
 			__atomic_thread_fence(__ATOMIC_RELEASE);
 			t->home = home;
-			if (skl->periodic) {
+			if (skl->base.periodic) {
 				/* The service arms each period itself. */
 				t->period = cycles;
 				__atomic_store_n(&t->next_expire,
@@ -104,7 +104,7 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 			break;	/* cannot happen: the budget bounds objects */
 	}
 	if (done < nb) {
-		swtim_budget_give(&skl->budget, budget - done);
+		swtim_budget_give(&skl->base.budget, budget - done);
 		rte_errno = ENOSPC;
 	}
 	return done;
@@ -166,7 +166,7 @@ skl_cancel_waiting(struct skl_adapter *skl, struct skl_timer *t,
 							    __ATOMIC_RELAXED)];
 	int err = 0;
 
-	if (__atomic_exchange_n(&list->scanning, 1, __ATOMIC_ACQUIRE))
+	if (!swtim_lane_claim(&list->lane))
 		return EAGAIN;
 	/*
 	 * With the claim no run can resume the timer or be inside its
@@ -176,7 +176,7 @@ skl_cancel_waiting(struct skl_adapter *skl, struct skl_timer *t,
 	 * the event is out is the timer ours.
 	 */
 	if (__atomic_load_n(&t->owner, __ATOMIC_ACQUIRE) != busy ||
-	    !swtim_evbuf_remove_tagged(&list->evbuf, (uintptr_t)t)) {
+	    !swtim_evbuf_remove_tagged(&list->lane.evbuf, (uintptr_t)t)) {
 		err = EAGAIN;
 	} else {
 		/* Nobody else changes a waiting owner without the claim. */
@@ -184,9 +184,9 @@ skl_cancel_waiting(struct skl_adapter *skl, struct skl_timer *t,
 				false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
 		/* Taken back: it counted as expired when its event was
 		 * built. */
-		swtim_driver_stats_exp_take_back(&list->stats);
+		swtim_lane_stats_exp_take_back(&list->lane.stats);
 	}
-	__atomic_store_n(&list->scanning, 0, __ATOMIC_RELEASE);
+	swtim_lane_release(&list->lane);
 	return err;
 }
 
@@ -211,7 +211,7 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 		if (likely(__atomic_compare_exchange_n(&t->owner, &expected,
 				0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))) {
 			skl_timer_stop_wait(skl, t);
-		} else if (skl->periodic &&
+		} else if (skl->base.periodic &&
 			   expected == ((uintptr_t)evtim | SKL_OWNER_BUSY)) {
 			err = skl_cancel_waiting(skl, t, evtim);
 			if (err != 0) {
@@ -227,12 +227,12 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 		}
 		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
 				 __ATOMIC_RELEASE);
-		if (t->home == swtim_recycler_owner())
-			swtim_recycler_put_local(skl->recycler, t);
+		if (t->home == skl_recycler_owner())
+			skl_recycler_put_local(skl->recycler, t);
 		else
-			swtim_recycler_put_remote(skl->recycler, t->home,
+			skl_recycler_put_remote(skl->recycler, t->home,
 						  (void **)&t, 1);
-		swtim_budget_give(&skl->budget, 1);
+		swtim_budget_give(&skl->base.budget, 1);
 	}
 	return i;
 }
@@ -268,14 +268,14 @@ skl_remaining_ticks_get(const struct swtim_adapter *adapter,
 		}
 		/* A periodic timer whose event waits for the device is
 		 * not on a list: its next period is due at next_expire. */
-		expire = skl->periodic && (owner & SKL_OWNER_BUSY) ?
+		expire = skl->base.periodic && (owner & SKL_OWNER_BUSY) ?
 			__atomic_load_n(&t->next_expire, __ATOMIC_RELAXED) :
 			__atomic_load_n(&t->tim.expire, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	} while (__atomic_load_n(&t->armings, __ATOMIC_RELAXED) != armings);
 	now = rte_get_timer_cycles();
 	*ticks_remaining = expire <= now ? 0 :
-		(expire - now + skl->tick_cycles - 1) / skl->tick_cycles;
+		(expire - now + skl->base.tick_cycles - 1) / skl->base.tick_cycles;
 	/* librte_timer counts the deadline from its own, later, reading of
 	 * the clock; another CPU's clock may lag it a little. */
 	*ticks_remaining = RTE_MIN(*ticks_remaining, evtim->timeout_ticks);

@@ -9,16 +9,13 @@
  * @file
  * The skiplist driver: producer lcores insert timers straight into their
  * own lcore's librte_timer skiplist (one rte_timer_data instance per
- * adapter); a service scans the lists that have ever held a timer once per
- * adapter tick and enqueues the expiry events in bursts.
+ * adapter); each lcore's list is its lane (swtim_lane.h), which the
+ * shared service (swtim_base.h) scans once per adapter tick, the
+ * expired timers' events going to the lane's buffer.
  *
  * Files: skl_ctrl.c (control path), skl_fastpath.c (arm, cancel,
- * remaining ticks), skl_service.c (expiry, event buffer, service).
- *
- * The service is MT safe: runs on several service lcores split the lists
- * between them, each claiming a list with a flag for the length of its
- * scan, and each list keeps its own expiry events in order in its own
- * buffer.
+ * remaining ticks), skl_service.c (the lane ops: scanning a list),
+ * skl_recycler.[ch] (the timer objects' allocator).
  *
  * Who owns a timer object (struct skl_timer) is decided by one word,
  * skl_timer.owner, changed only by compare-and-swap:
@@ -57,20 +54,14 @@
 #include <rte_spinlock.h>
 #include <rte_timer.h>
 
-#include "swtim_budget.h"
-#include "swtim_driver.h"
-#include "swtim_driver_stats.h"
-#include "swtim_evbuf.h"
-#include "swtim_idle.h"
-#include "swtim_recycler.h"
-#include "swtim_poll_set.h"
-#include "swtim_service.h"
+#include "skl_recycler.h"
+#include "swtim_base.h"
 
 /*
- * Objects sent home per swtim_recycler_put_remote() after a scan: one
+ * Objects sent home per skl_recycler_put_remote() after a scan: one
  * ring operation per recycler bulk.
  */
-#define SKL_FREE_BULK SWTIM_RECYCLER_BULK
+#define SKL_FREE_BULK SKL_RECYCLER_BULK
 
 /*
  * How long a cancel spins on a timer that the service is running before
@@ -114,45 +105,42 @@ struct skl_timer {
 };
 
 /**
- * What the service keeps for one lcore's list. Guarded by the scanning
- * claim: one service run at a time scans a list.
+ * One lcore's lane: its librte_timer list (inside the timer data
+ * instance, indexed by the lane's id) and what the service keeps for it.
+ * Guarded by the lane's claim.
  */
 struct skl_list {
-	uint32_t scanning;
+	struct swtim_lane lane;
 	/* Timer cycles from which the list is due for its next scan. */
 	uint64_t next_scan;
-	/* Expiry events of this list waiting for the device, in order. */
-	struct swtim_evbuf evbuf;
 	/* Objects of timers expired in the running scan. */
 	struct skl_timer *free_list;
-	struct swtim_driver_stats stats;
 } __rte_cache_aligned;
 
 /** The driver's per-adapter data. */
 struct skl_adapter {
+	/* Lanes, budget, service, ports: shared with every driver. */
+	struct swtim_base base;
 	/* Read-mostly, used on every arm. */
 	uint32_t timer_data_id;
-	bool periodic;
-	uint64_t tick_cycles;
-	struct swtim_recycler *recycler;
+	struct skl_recycler *recycler;
 	struct skl_timer *objs;		/* every timer object */
-
-	/* Timers armed and not yet cancelled or handed to the device. */
-	struct swtim_budget budget;
-
-	/* Lists the service scans: only those ever armed into. */
-	struct swtim_poll_set polled;
-
-	/* Service side. */
-	uint32_t service_id __rte_cache_aligned;
-	int socket;
-	struct swtim_service_gate gate;
-	uint64_t next_tick;	/* timer cycles of the next adapter tick */
-	uint64_t adapter_tick_count;
-	struct swtim_evports ports;
-	struct swtim_idle idle;
-	struct skl_list lists[RTE_MAX_LCORE];
+	struct skl_list lists[SWTIM_LANES_MAX];
 };
+
+/* The driver's adapter a base is the start of. */
+static __rte_always_inline struct skl_adapter *
+skl_of_base(const struct swtim_base *base)
+{
+	return container_of(base, struct skl_adapter, base);
+}
+
+/* The list a lane of the adapter is. */
+static __rte_always_inline struct skl_list *
+skl_list_of(struct swtim_lane *lane)
+{
+	return container_of(lane, struct skl_list, lane);
+}
 
 /* skl_fastpath.c */
 uint16_t skl_arm_burst(const struct swtim_adapter *adapter,
@@ -193,7 +181,8 @@ skl_ticks_to_cycles(const struct skl_adapter *skl, uint64_t ticks)
 {
 	uint64_t cycles;
 
-	if (unlikely(__builtin_mul_overflow(ticks, skl->tick_cycles, &cycles)))
+	if (unlikely(__builtin_mul_overflow(ticks, skl->base.tick_cycles,
+					    &cycles)))
 		return skl_far_cycles(UINT64_MAX);
 	if (unlikely(cycles > SKL_CYCLES_NEAR))
 		return skl_far_cycles(cycles);
@@ -207,8 +196,15 @@ skl_cycles_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* skl_service.c */
-int32_t skl_service_run(void *arg);
-uint64_t skl_next_deadline(const struct swtim_adapter *adapter);
+/* skl_service.c: the lane ops (struct swtim_lane_ops) of the service */
+bool skl_lane_due(const struct swtim_base *base,
+		  const struct swtim_lane *lane, uint64_t now, uint64_t tick);
+bool skl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
+		   struct swtim_port *port, uint64_t now, uint64_t tick);
+uint64_t skl_lane_next_deadline(const struct swtim_base *base,
+				const struct swtim_lane *lane);
+void skl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
+			 uint32_t first, uint32_t n);
+bool skl_run_begin(struct swtim_base *base);
 
 #endif /* SKL_PRIVATE_H */

@@ -3,13 +3,11 @@
  */
 
 /*
- * The skiplist driver's service. Each run looks at every list that has
- * ever held a timer; a list not scanned for a tick and not claimed by
- * another run is claimed, its expired timers are taken off with
- * rte_timer_alt_manage() and turned into expiry events in the list's own
- * buffer, and the buffer is offered to the device. Events the device
- * refuses stay in the buffer, in order, for the next run. Several service
- * lcores split the lists between them.
+ * The skiplist driver's lane ops: what the shared service (swtim_base.h)
+ * calls for an lcore's list. A list is due once a tick has passed since
+ * its last scan; its expired timers are taken off with
+ * rte_timer_alt_manage() and turned into expiry events in the lane's
+ * buffer, which is then offered to the device.
  */
 
 #include <errno.h>
@@ -62,8 +60,8 @@ skl_timer_expired(struct rte_timer *tim)
 	 * this scan holds until the event is there or the timer is ours
 	 * no more. (Written even if a cancel wins below: it waits for us.)
 	 */
-	if (skl->periodic)
-		__atomic_store_n(&t->waiting_list, list - skl->lists,
+	if (skl->base.periodic)
+		__atomic_store_n(&t->waiting_list, list->lane.id,
 				 __ATOMIC_RELAXED);
 	/* 0: cancelled, the canceller waits for us. BUSY cannot be seen
 	 * here: a timer is on a list only while its owner is not BUSY. */
@@ -73,10 +71,7 @@ skl_timer_expired(struct rte_timer *tim)
 			__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return;
 
-	ev = skl->periodic ? swtim_evbuf_slot_tagged(&list->evbuf,
-						     (uintptr_t)t) :
-		swtim_evbuf_slot(&list->evbuf);
-	if (unlikely(ev == NULL)) {
+	if (unlikely(!swtim_evbuf_reserve(&list->lane.evbuf, 1))) {
 		/*
 		 * No memory (the buffer has said so, once).
 		 * Armed and idle again before it is back on a list, where
@@ -88,30 +83,34 @@ skl_timer_expired(struct rte_timer *tim)
 		 */
 		__atomic_store_n(&t->owner, (uintptr_t)evtim,
 				 __ATOMIC_RELEASE);
-		if (skl->periodic) {
+		if (skl->base.periodic) {
 			/* Skip this period, on to the next. */
 			t->next_expire = skl_cycles_add(t->next_expire,
 							t->period);
 			skl_periodic_rearm(skl, t, rte_lcore_id());
-			list->stats.evtim_drop_count++;
+			list->lane.stats.evtim_drop_count++;
 		} else {
 			/* Try again at the next tick, on our own list. */
-			swtim_poll_set_join(&skl->polled, rte_lcore_id());
+			swtim_poll_set_join(&skl->base.polled, rte_lcore_id());
 			rte_timer_alt_reset(skl->timer_data_id, tim,
-					    skl->tick_cycles, SINGLE,
+					    skl->base.tick_cycles, SINGLE,
 					    rte_lcore_id(), NULL, skl);
-			list->stats.evtim_retry_count++;
+			list->lane.stats.evtim_retry_count++;
 		}
 		return;
 	}
+	ev = swtim_evbuf_at(&list->lane.evbuf, 0);
 	*ev = evtim->ev;
 	ev->event_type = RTE_EVENT_TYPE_TIMER;
 	ev->op = RTE_EVENT_OP_NEW;
-	list->stats.evtim_exp_count++;
+	if (skl->base.periodic)
+		*swtim_evbuf_tag_at(&list->lane.evbuf, 0) = (uintptr_t)t;
+	swtim_evbuf_commit(&list->lane.evbuf, 1);
+	list->lane.stats.evtim_exp_count++;
 
-	if (skl->periodic) {
+	if (skl->base.periodic) {
 		/* Stays BUSY, off its list, until the device has the event
-		 * (skl_list_flush()) or a cancel takes it back. Drift-free:
+		 * (skl_periodic_resume()) or a cancel takes it back. Drift-free:
 		 * the next period counts from this one's deadline. */
 		t->next_expire = skl_cycles_add(t->next_expire, t->period);
 		return;
@@ -142,7 +141,7 @@ skl_free_list_drain(struct skl_adapter *skl, struct skl_list *list)
 		struct skl_timer *next = t->free_next;
 
 		if (n == RTE_DIM(objs) || t->home != home) {
-			swtim_recycler_put_remote(skl->recycler, home, objs, n);
+			skl_recycler_put_remote(skl->recycler, home, objs, n);
 			n = 0;
 			home = t->home;
 		}
@@ -150,7 +149,7 @@ skl_free_list_drain(struct skl_adapter *skl, struct skl_list *list)
 		t = next;
 	}
 	if (n != 0)
-		swtim_recycler_put_remote(skl->recycler, home, objs, n);
+		skl_recycler_put_remote(skl->recycler, home, objs, n);
 	list->free_list = NULL;
 }
 
@@ -159,158 +158,87 @@ skl_free_list_drain(struct skl_adapter *skl, struct skl_list *list)
  * period, back on the list they expired from, and only then let cancel
  * have them (the list is ours while we scan it, so none fires meanwhile).
  */
-static void
-skl_periodic_resume(struct skl_adapter *skl, struct skl_list *list,
-		    unsigned int lcore, uint32_t first, uint32_t n)
+void
+skl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
+		    uint32_t first, uint32_t n)
 {
+	struct skl_adapter *skl = skl_of_base(base);
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
 		struct skl_timer *t = (struct skl_timer *)
-			swtim_evbuf_tag_of(&list->evbuf, first + i);
+			swtim_evbuf_tag_of(&lane->evbuf, first + i);
 
-		skl_periodic_rearm(skl, t, lcore);
+		skl_periodic_rearm(skl, t, lane->id);
 		__atomic_store_n(&t->owner, t->owner & ~SKL_OWNER_BUSY,
 				 __ATOMIC_RELEASE);
 	}
 }
 
-/* Offer a list's buffered events to the device; return how many went. */
-static uint32_t
-skl_list_flush(struct skl_adapter *skl, struct skl_list *list,
-	       struct swtim_evport *port, unsigned int lcore)
+/* A list is due once a tick has passed since its last scan. */
+bool
+skl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
+	     uint64_t now, uint64_t tick)
 {
-	uint32_t first = list->evbuf.head, accepted;
+	const struct skl_list *list =
+		container_of(lane, const struct skl_list, lane);
 
-	/* A one-shot timer stops counting once the device has its event. */
-	accepted = swtim_evbuf_flush(&list->evbuf, port,
-				     skl->periodic ? NULL : &skl->budget,
-				     &list->stats.evtim_retry_count);
-	list->stats.ev_enq_count += accepted;
-	if (skl->periodic && accepted != 0)
-		skl_periodic_resume(skl, list, lcore, first, accepted);
-	return accepted;
+	return now >= __atomic_load_n(&list->next_scan, __ATOMIC_RELAXED);
 }
 
-/*
- * Scan a list this run has claimed, if a tick has passed, and flush.
- * Return whether anything expired or went to the device.
- */
-static bool
-skl_list_scan(struct skl_adapter *skl, struct skl_list *list,
-	      struct swtim_evport *port, unsigned int lcore, uint64_t now)
+/* Scan a list that is due, and flush what expired. */
+bool
+skl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
+	      struct swtim_port *port, uint64_t now, uint64_t tick)
 {
-	uint64_t expired = list->stats.evtim_exp_count;
+	struct skl_adapter *skl = skl_of_base(base);
+	struct skl_list *list = skl_list_of(lane);
+	uint64_t expired = lane->stats.evtim_exp_count;
+	unsigned int lcore = lane->id;
 	uint32_t sent = 0;
 
-	if (unlikely(list->evbuf.evs == NULL) &&
-	    (skl->periodic ?
-	     swtim_evbuf_init_tagged(&list->evbuf, 0, skl->socket) :
-	     swtim_evbuf_init(&list->evbuf, 0, skl->socket)) != 0)
-		return false;	/* no memory: the timers wait for a later run */
-	if (now >= list->next_scan) {
-		list->next_scan = now + skl->tick_cycles;
-		RTE_PER_LCORE(skl_scanned) = list;
-		rte_timer_alt_manage(skl->timer_data_id, &lcore, 1,
-				     skl_timer_expired);
-		skl_free_list_drain(skl, list);
-	}
-	if (swtim_evbuf_count(&list->evbuf) != 0)
-		sent = skl_list_flush(skl, list, port, lcore);
-	return sent != 0 || list->stats.evtim_exp_count != expired;
+	if (now < list->next_scan)
+		return false;
+	__atomic_store_n(&list->next_scan, now + base->tick_cycles,
+			 __ATOMIC_RELAXED);
+	RTE_PER_LCORE(skl_scanned) = list;
+	rte_timer_alt_manage(skl->timer_data_id, &lcore, 1, skl_timer_expired);
+	skl_free_list_drain(skl, list);
+	if (swtim_evbuf_count(&lane->evbuf) != 0)
+		sent = swtim_lane_flush(base, lane, port);
+	return sent != 0 || lane->stats.evtim_exp_count != expired;
 }
 
 /*
  * librte_timer keeps its lists to itself, so the next deadline is the
- * next scan of a list while any timer is armed or any event waits.
+ * next scan of a list while any timer is armed.
  */
-static uint64_t
-skl_next_deadline_of(const struct skl_adapter *skl)
-{
-	uint32_t i, n_lists = swtim_poll_set_count(&skl->polled);
-	uint64_t next = UINT64_MAX;
-
-	for (i = 0; i < n_lists; i++) {
-		const struct skl_list *list = &skl->lists[skl->polled.ids[i]];
-
-		if (swtim_evbuf_count(&list->evbuf) != 0)
-			return 0;
-		next = RTE_MIN(next, __atomic_load_n(&list->next_scan,
-						     __ATOMIC_RELAXED));
-	}
-	return __atomic_load_n(&skl->budget.used, __ATOMIC_RELAXED) == 0 ?
-		UINT64_MAX : next;
-}
-
 uint64_t
-skl_next_deadline(const struct swtim_adapter *adapter)
+skl_lane_next_deadline(const struct swtim_base *base,
+		       const struct swtim_lane *lane)
 {
-	return skl_next_deadline_of(swtim_adapter_priv(adapter));
+	const struct skl_list *list =
+		container_of(lane, const struct skl_list, lane);
+
+	if (__atomic_load_n(&base->budget.used, __ATOMIC_RELAXED) == 0)
+		return UINT64_MAX;
+	return __atomic_load_n(&list->next_scan, __ATOMIC_RELAXED);
 }
 
-/* Count adapter ticks: the run that moves next_tick on counts one. */
-static void
-skl_tick_account(struct skl_adapter *skl, uint64_t now)
+bool
+skl_run_begin(struct swtim_base *base)
 {
-	uint64_t next = __atomic_load_n(&skl->next_tick, __ATOMIC_RELAXED);
-
-	if (now >= next && __atomic_compare_exchange_n(&skl->next_tick,
-			&next, now + skl->tick_cycles, false,
-			__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		__atomic_fetch_add(&skl->adapter_tick_count, 1,
-				   __ATOMIC_RELAXED);
-}
-
-int32_t
-skl_service_run(void *arg)
-{
-	struct skl_adapter *skl = arg;
-	uint32_t i, n_lists;
-	uint64_t now;
-	int32_t ret = -EAGAIN;
-	bool worked = false;
-
-	if (!swtim_gate_enter(&skl->gate))
-		goto out;
 	if (unlikely(rte_lcore_id() >= RTE_MAX_LCORE)) {
 		/* librte_timer indexes its per-lcore state by our lcore id. */
 		SWTIM_LOG(ERR, "the service must run on an EAL lcore");
-		goto out;
+		return false;
 	}
 	/*
 	 * A periodic timer whose period had to be skipped (no memory for
 	 * its event) is armed again on the service's own list, so that
 	 * list must be scanned too.
 	 */
-	if (skl->periodic)
-		swtim_poll_set_join(&skl->polled, rte_lcore_id());
-
-	now = rte_get_timer_cycles();
-	skl_tick_account(skl, now);
-	n_lists = swtim_poll_set_count(&skl->polled);
-	for (i = 0; i < n_lists; i++) {
-		unsigned int lcore = skl->polled.ids[i];
-		struct skl_list *list = &skl->lists[lcore];
-
-		/* Unlocked hints: not due, and nothing to flush or events
-		 * the device has just refused. */
-		if (now < __atomic_load_n(&list->next_scan, __ATOMIC_RELAXED) &&
-		    (swtim_evbuf_count(&list->evbuf) == 0 ||
-		     swtim_evbuf_backing_off(&list->evbuf, now)))
-			continue;
-		if (__atomic_exchange_n(&list->scanning, 1, __ATOMIC_ACQUIRE))
-			continue;	/* another service lcore has it */
-		worked |= skl_list_scan(skl, list,
-					swtim_evports_of(&skl->ports, i),
-					lcore, now);
-		__atomic_store_n(&list->scanning, 0, __ATOMIC_RELEASE);
-		ret = 0;
-	}
-	swtim_evports_maintain(&skl->ports, now);
-	if (skl->idle.max_sleep_us != 0)
-		swtim_idle_after_run(&skl->idle, worked, worked ? 0 :
-			skl_next_deadline_of(skl));
-out:
-	swtim_gate_leave(&skl->gate);
-	return ret;
+	if (base->periodic)
+		swtim_poll_set_join(&base->polled, rte_lcore_id());
+	return true;
 }

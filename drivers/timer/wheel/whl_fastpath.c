@@ -51,21 +51,21 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	uint64_t tmo_ticks, uint16_t nb)
 {
 	struct whl_adapter *whl = whl_of(adapter);
-	unsigned int wheel_id = swtim_poll_set_id_of_caller();
+	unsigned int wheel_id = swtim_lane_of_caller();
 	struct whl_wheel *w = &whl->wheels[wheel_id];
 	unsigned int where;
 	uint16_t budget, done = 0, chunk, i;
 	uint64_t now_tick, tmo_expiry, cur;
 
-	swtim_poll_set_join(&whl->polled, wheel_id);
-	budget = swtim_budget_take(&whl->budget, nb);
+	swtim_poll_set_join(&whl->base.polled, wheel_id);
+	budget = swtim_budget_take(&whl->base.budget, nb);
 	if (unlikely(budget == 0))
 		goto out;
 	/*
 	 * Timers are due from the first tick that starts after now, so a
 	 * timer armed late in a tick still gets its whole timeout.
 	 */
-	now_tick = whl_tick_after(whl, rte_get_timer_cycles());
+	now_tick = swtim_base_tick_after(&whl->base, rte_get_timer_cycles());
 	tmo_expiry = whl_expiry_of(now_tick, tmo_ticks);
 
 	rte_spinlock_lock(&w->lock);
@@ -110,7 +110,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	rte_spinlock_unlock(&w->lock);
 out:
 	if (unlikely(done < nb)) {
-		swtim_budget_give(&whl->budget, budget - done);
+		swtim_budget_give(&whl->base.budget, budget - done);
 		rte_errno = ENOSPC;
 	}
 	return done;
@@ -191,13 +191,13 @@ whl_cancel_waiting(struct whl_wheel *w, const struct rte_event_timer *evtim)
 	bool found;
 
 	/* The lock is held: only try the claim, never wait for it. */
-	if (__atomic_exchange_n(&w->scanning, 1, __ATOMIC_ACQUIRE))
+	if (!swtim_lane_claim(&w->lane))
 		return EAGAIN;
-	found = swtim_evbuf_remove_tagged(&w->evbuf, (uintptr_t)evtim);
+	found = swtim_evbuf_remove_tagged(&w->lane.evbuf, (uintptr_t)evtim);
 	/* Taken back: it counted as expired when its event was built. */
 	if (found)
-		swtim_driver_stats_exp_take_back(&w->stats);
-	__atomic_store_n(&w->scanning, 0, __ATOMIC_RELEASE);
+		swtim_lane_stats_exp_take_back(&w->lane.stats);
+	swtim_lane_release(&w->lane);
 	if (unlikely(!found))
 		return EAGAIN;	/* cannot happen: no run had it */
 	return 0;
@@ -231,7 +231,7 @@ again:
 	if (__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) !=
 	    RTE_EVENT_TIMER_ARMED)
 		return EINVAL;
-	return whl->periodic ? whl_cancel_waiting(w, evtim) : EAGAIN;
+	return whl->base.periodic ? whl_cancel_waiting(w, evtim) : EAGAIN;
 }
 
 uint16_t
@@ -257,7 +257,7 @@ whl_cancel_burst(const struct swtim_adapter *adapter,
 	}
 	if (held != NULL)
 		rte_spinlock_unlock(&held->lock);
-	swtim_budget_give(&whl->budget, i);
+	swtim_budget_give(&whl->base.budget, i);
 	return i;
 }
 
@@ -295,7 +295,7 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 	 * up, are the whole ticks still to begin: counted in ticks, not in
 	 * cycles, which for the longest timeouts would not fit in 64 bits.
 	 */
-	elapsed = whl_tick_of(whl, rte_get_timer_cycles());
+	elapsed = swtim_base_tick_of(&whl->base, rte_get_timer_cycles());
 	*ticks_remaining = expiry > elapsed ? expiry - elapsed : 0;
 	/*
 	 * The timer fires at a tick boundary up to one tick after its exact

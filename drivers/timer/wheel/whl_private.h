@@ -77,20 +77,16 @@
  * Locks: each wheel has one spinlock, taken by its producer lcore once
  * per arm burst, by the service once per chunk of a scan of that wheel
  * (and, with periodic timers, once more to set their next period), and by
- * a cancel from any thread. Producers
- * on EAL lcores never share a lock with each other; threads without an
- * lcore id all arm into one wheel (SWTIM_POLL_SET_NON_EAL_ID) and share
- * its lock. The service scans a wheel in chunks so that a producer never
- * waits behind a long expiry.
+ * a cancel from any thread. Producers on EAL lcores never share a lock
+ * with each other; threads without an lcore id all arm into one wheel
+ * (SWTIM_LANE_NON_EAL) and share its lock. The service scans a wheel in
+ * chunks so that a producer never waits behind a long expiry.
  *
- * Several service lcores split the wheels between them: a run claims a
- * wheel with a flag before it scans it, and a wheel another run has
- * claimed is skipped. Each wheel keeps its own expiry events in order in
- * its own buffer, so nothing is left behind in a service lcore's state
- * when the service is mapped elsewhere. Each wheel delivers through one of
- * the adapter's event ports (there is one unless the application added
- * more), picked by its place in the poll set; a port is shared under a
- * lock, held only while enqueuing.
+ * Each wheel is the store of one lane (swtim_lane.h): the shared service
+ * claims the lane, asks whl_lane_due() whether the wheel's clock has
+ * reached the current tick, and lets whl_lane_scan() expire what is due
+ * into the lane's event buffer; claims, buffers, ports and the splitting
+ * of the lanes between service lcores are the base's (swtim_base.h).
  */
 
 #include <stdbool.h>
@@ -102,13 +98,7 @@
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
-#include "swtim_budget.h"
-#include "swtim_driver.h"
-#include "swtim_driver_stats.h"
-#include "swtim_evbuf.h"
-#include "swtim_idle.h"
-#include "swtim_poll_set.h"
-#include "swtim_service.h"
+#include "swtim_base.h"
 
 /* Bits of a tick count each level resolves, and slots per level. */
 #define WHL_LEVEL_BITS 8u
@@ -189,13 +179,11 @@ struct whl_free_cache {
 };
 
 /**
- * One lcore's wheel. The wheel proper and the cache are guarded by lock;
- * the event buffer and the stats by the scanning claim.
+ * One lcore's wheel and its lane. The wheel proper and the cache are
+ * guarded by lock; the lane (its event buffer and stats) by its claim.
  */
 struct whl_wheel {
 	rte_spinlock_t lock;
-	/* A service run is scanning this wheel (claimed by exchange). */
-	uint32_t scanning;
 	/* First tick not yet processed. */
 	uint64_t cur;
 	/* Timers linked in the wheel; read without the lock as a hint. */
@@ -212,13 +200,14 @@ struct whl_wheel {
 	 */
 	uint32_t stack[WHL_LEVELS * WHL_SLOTS];
 	struct whl_free_cache free_blocks;
-	/* Expiry events of this wheel waiting for the device, in order. */
-	struct swtim_evbuf evbuf __rte_cache_aligned;
-	struct swtim_driver_stats stats;
+	/* The service's side, on lines of its own. */
+	struct swtim_lane lane __rte_cache_aligned;
 } __rte_cache_aligned;
 
 /** The driver's per-adapter data. */
 struct whl_adapter {
+	/* Lanes, budget, clock, service, ports: shared with every driver. */
+	struct swtim_base base;
 	/* Read-mostly. */
 	struct whl_block *blocks;
 	struct whl_block_head *heads;	/* one per block */
@@ -226,26 +215,22 @@ struct whl_adapter {
 	struct rte_ring *block_ring;
 	/* Marks this adapter's timers (whl_place_of()); never 0. */
 	uint16_t tag;
-	bool periodic;
-	int socket;
-	uint64_t tick_cycles;
-	uint64_t start_cycles;	/* timer cycles at tick 0 */
-	struct rte_reciprocal_u64 tick_div;
-	struct whl_wheel *wheels;	/* RTE_MAX_LCORE of them */
-
-	struct swtim_budget budget;
-
-	/* Wheels the service scans: only those ever armed into. */
-	struct swtim_poll_set polled;
-
-	/* Service. */
-	uint32_t service_id __rte_cache_aligned;
-	struct swtim_service_gate gate;
-	uint64_t ticks_done;	/* last tick any run processed */
-	uint64_t adapter_tick_count;
-	struct swtim_evports ports;
-	struct swtim_idle idle;
+	struct whl_wheel *wheels;	/* SWTIM_LANES_MAX of them */
 };
+
+/* The driver's adapter a base is the start of. */
+static __rte_always_inline struct whl_adapter *
+whl_of_base(const struct swtim_base *base)
+{
+	return container_of(base, struct whl_adapter, base);
+}
+
+/* The wheel a lane of the adapter belongs to. */
+static __rte_always_inline struct whl_wheel *
+whl_wheel_of(const struct swtim_lane *lane)
+{
+	return container_of(lane, struct whl_wheel, lane);
+}
 
 /*
  * What the wheel keeps in an armed event timer. impl_opaque[0] is the
@@ -286,22 +271,6 @@ whl_place_set(const struct whl_wheel *w, struct rte_event_timer *evtim,
 {
 	__atomic_store_n(&evtim->impl_opaque[1], w->owner | place,
 			 __ATOMIC_RELAXED);
-}
-
-/** Tick that contains timer-cycle time now. */
-static __rte_always_inline uint64_t
-whl_tick_of(const struct whl_adapter *whl, uint64_t now)
-{
-	return rte_reciprocal_divide_u64(now - whl->start_cycles,
-					 &whl->tick_div);
-}
-
-/** First tick that starts at or after timer-cycle time now. */
-static __rte_always_inline uint64_t
-whl_tick_after(const struct whl_adapter *whl, uint64_t now)
-{
-	return rte_reciprocal_divide_u64(now - whl->start_cycles +
-					 whl->tick_cycles - 1, &whl->tick_div);
 }
 
 /* whl_pool.c: free blocks, called with the wheel's lock. */
@@ -364,8 +333,14 @@ int whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 			    const struct rte_event_timer *evtim,
 			    uint64_t *ticks_remaining);
 
-/* whl_service.c */
-int32_t whl_service_run(void *arg);
-uint64_t whl_next_deadline(const struct swtim_adapter *adapter);
+/* whl_service.c: the lane ops (struct swtim_lane_ops) of the service */
+bool whl_lane_due(const struct swtim_base *base,
+		  const struct swtim_lane *lane, uint64_t now, uint64_t tick);
+bool whl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
+		   struct swtim_port *port, uint64_t now, uint64_t tick);
+uint64_t whl_lane_next_deadline(const struct swtim_base *base,
+				const struct swtim_lane *lane);
+void whl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
+			 uint32_t first, uint32_t n);
 
 #endif /* WHL_PRIVATE_H */

@@ -3,13 +3,11 @@
  */
 
 /*
- * The wheel driver's service. Each run works out the current tick, and for
- * every wheel that has ever been armed into and that no other run has
- * claimed: expires what is due in chunks (the wheel's lock held only while
- * taking a chunk off the wheel and while recycling it), turns each timer
- * into its expiry event in the wheel's event buffer, and offers the buffer
- * to the device. The service is MT safe: several service lcores split the
- * wheels between them.
+ * The wheel driver's lane ops: what the shared service (swtim_base.h)
+ * calls for an lcore's wheel. A scan expires what is due in chunks (the
+ * wheel's lock held only while taking a chunk off the wheel and while
+ * recycling it), turns each timer into its expiry event in the lane's
+ * buffer, and offers each chunk to the device.
  */
 
 #include <errno.h>
@@ -32,7 +30,7 @@ whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
 	struct rte_event *ev;
 	uint32_t i;
 
-	if (unlikely(!swtim_evbuf_reserve(&w->evbuf, n)))
+	if (unlikely(!swtim_evbuf_reserve(&w->lane.evbuf, n)))
 		return 0;
 	/* The event timers are usually not in cache (a uniform block is
 	 * cascaded without reading them): fetch them a few timers ahead. */
@@ -43,7 +41,7 @@ whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
 
 		if (i + WHL_PREFETCH_AHEAD < n)
 			rte_prefetch0(due[i + WHL_PREFETCH_AHEAD]);
-		ev = swtim_evbuf_at(&w->evbuf, i);
+		ev = swtim_evbuf_at(&w->lane.evbuf, i);
 		*ev = evtim->ev;
 		ev->event_type = RTE_EVENT_TYPE_TIMER;
 		ev->op = RTE_EVENT_OP_NEW;
@@ -51,16 +49,16 @@ whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
 		 * application may re-arm at once, so this is the last
 		 * access to the timer. A periodic timer stays ARMED, and
 		 * off the wheel until the device takes its event
-		 * (whl_wheel_flush). */
-		if (!whl->periodic)
+		 * (whl_periodic_resume()). */
+		if (!whl->base.periodic)
 			__atomic_store_n(&evtim->state,
 					 RTE_EVENT_TIMER_NOT_ARMED,
 					 __ATOMIC_RELEASE);
 		else
-			*swtim_evbuf_tag_at(&w->evbuf, i) = (uintptr_t)evtim;
+			*swtim_evbuf_tag_at(&w->lane.evbuf, i) = (uintptr_t)evtim;
 	}
-	swtim_evbuf_commit(&w->evbuf, n);
-	w->stats.evtim_exp_count += n;
+	swtim_evbuf_commit(&w->lane.evbuf, n);
+	w->lane.stats.evtim_exp_count += n;
 	return n;
 }
 
@@ -68,7 +66,7 @@ whl_chunk_deliver(struct whl_adapter *whl, struct whl_wheel *w,
  * After a chunk's delivery: a one-shot timer delivered is the
  * application's again, nothing to do. A periodic timer whose event is in
  * the buffer stays off the wheel, its next period set, until the device
- * has taken the event (whl_wheel_flush()); a cancel meanwhile takes the
+ * has taken the event (whl_periodic_resume()); a cancel meanwhile takes the
  * event back out of the buffer (whl_fastpath.c), so that none that
  * succeeds leaves an event of its timer to be enqueued after it. Timers
  * whose events could not be built go back on the wheel as due.
@@ -80,11 +78,11 @@ whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
 {
 	uint32_t i;
 
-	if (!whl->periodic && delivered == n)
+	if (!whl->base.periodic && delivered == n)
 		return;
 	rte_spinlock_lock(&w->lock);
 	/* Drift-free: the next period counts from this expiry. */
-	for (i = 0; whl->periodic && i < delivered; i++)
+	for (i = 0; whl->base.periodic && i < delivered; i++)
 		due[i]->impl_opaque[0] += due[i]->timeout_ticks;
 	for (i = delivered; i < n; i++)
 		whl_wheel_link(whl, w, due[i]);
@@ -93,65 +91,45 @@ whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
 
 /* Link the periodic timers whose events the device took for their next
  * period, from free-running buffer index first on. */
-static void
-whl_periodic_relink(struct whl_adapter *whl, struct whl_wheel *w,
+void
+whl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
 		    uint32_t first, uint32_t n)
 {
+	struct whl_adapter *whl = whl_of_base(base);
+	struct whl_wheel *w = whl_wheel_of(lane);
 	uint32_t i;
 
 	rte_spinlock_lock(&w->lock);
 	for (i = 0; i < n; i++)
 		whl_wheel_link(whl, w, (struct rte_event_timer *)
-			       swtim_evbuf_tag_of(&w->evbuf, first + i));
+			       swtim_evbuf_tag_of(&lane->evbuf, first + i));
 	rte_spinlock_unlock(&w->lock);
 }
 
-/* Offer a wheel's events to the device; return how many went. */
-static uint32_t
-whl_wheel_flush(struct whl_adapter *whl, struct whl_wheel *w,
-		struct swtim_evport *port)
+/* Something is due once the wheel's clock has reached the tick. */
+bool
+whl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
+	     uint64_t now, uint64_t tick)
 {
-	uint32_t first = w->evbuf.head, accepted;
+	const struct whl_wheel *w = whl_wheel_of(lane);
 
-	/* A one-shot timer stops counting once the device has its event. */
-	accepted = swtim_evbuf_flush(&w->evbuf, port,
-				     whl->periodic ? NULL : &whl->budget,
-				     &w->stats.evtim_retry_count);
-	w->stats.ev_enq_count += accepted;
-	if (whl->periodic && accepted != 0)
-		whl_periodic_relink(whl, w, first, accepted);
-	return accepted;
+	return __atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) != 0 &&
+		__atomic_load_n(&w->cur, __ATOMIC_RELAXED) <= tick;
 }
 
-/*
- * Expire what is due on a wheel this run has claimed, and flush. Return
- * whether anything expired or went to the device.
- */
-static bool
-whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w,
-	       struct swtim_evport *port, uint64_t target)
+/* Expire what is due on a claimed wheel up to tick, a chunk at a time. */
+bool
+whl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
+	      struct swtim_port *port, uint64_t now, uint64_t tick)
 {
+	struct whl_adapter *whl = whl_of_base(base);
+	struct whl_wheel *w = whl_wheel_of(lane);
 	struct rte_event_timer *due[WHL_EXPIRE_CHUNK];
 	uint32_t n, delivered, expired = 0, sent = 0;
 
-	if (unlikely(w->evbuf.evs == NULL) &&
-	    (whl->periodic ?
-	     swtim_evbuf_init_tagged(&w->evbuf, 0, whl->socket) :
-	     swtim_evbuf_init(&w->evbuf, 0, whl->socket)) != 0)
-		return false;	/* no memory: the timers wait for a later run */
-	/*
-	 * Offer what is already waiting first: if the device still refuses
-	 * it, expiring more now would only grow the buffer; the due timers
-	 * stay on the wheel, still counted, until the device takes events.
-	 */
-	if (swtim_evbuf_count(&w->evbuf) != 0) {
-		sent += whl_wheel_flush(whl, w, port);
-		if (swtim_evbuf_count(&w->evbuf) != 0)
-			return sent != 0;
-	}
 	do {
 		rte_spinlock_lock(&w->lock);
-		n = whl_wheel_expire(whl, w, target, RTE_DIM(due), due);
+		n = whl_wheel_expire(whl, w, tick, RTE_DIM(due), due);
 		rte_spinlock_unlock(&w->lock);
 		if (n == 0)
 			break;
@@ -162,102 +140,29 @@ whl_wheel_scan(struct whl_adapter *whl, struct whl_wheel *w,
 			break;	/* no memory (the buffer said so): retry */
 		/* Each chunk goes to the device at once, so that workers
 		 * start on a large expiry before the scan ends. */
-		sent += whl_wheel_flush(whl, w, port);
-	} while (n == RTE_DIM(due) && swtim_evbuf_count(&w->evbuf) == 0);
+		sent += swtim_lane_flush(base, lane, port);
+	} while (n == RTE_DIM(due) && swtim_evbuf_count(&lane->evbuf) == 0);
 	return expired != 0 || sent != 0;
 }
 
-/* The start of the earliest tick at which any wheel has work. */
-static uint64_t
-whl_next_deadline_of(struct whl_adapter *whl)
+/* The start of the earliest tick at which the wheel has work. */
+uint64_t
+whl_lane_next_deadline(const struct swtim_base *base,
+		       const struct swtim_lane *lane)
 {
-	uint32_t i, nb_polled = swtim_poll_set_count(&whl->polled);
-	uint64_t tick = UINT64_MAX;
+	struct whl_wheel *w = whl_wheel_of(lane);
+	uint64_t tick;
 
-	for (i = 0; i < nb_polled; i++) {
-		struct whl_wheel *w = &whl->wheels[whl->polled.ids[i]];
-
-		if (swtim_evbuf_count(&w->evbuf) != 0)
-			return 0;
-		if (__atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) == 0)
-			continue;
-		rte_spinlock_lock(&w->lock);
-		tick = RTE_MIN(tick, whl_wheel_next_tick(w));
-		rte_spinlock_unlock(&w->lock);
-	}
+	if (__atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) == 0)
+		return UINT64_MAX;
+	rte_spinlock_lock(&w->lock);
+	tick = whl_wheel_next_tick(w);
+	rte_spinlock_unlock(&w->lock);
 	/* A timer is due once its tick has started; one too far ahead for
 	 * the clock is never due. */
 	if (tick == UINT64_MAX ||
-	    __builtin_mul_overflow(tick, whl->tick_cycles, &tick) ||
-	    __builtin_add_overflow(tick, whl->start_cycles, &tick))
+	    __builtin_mul_overflow(tick, base->tick_cycles, &tick) ||
+	    __builtin_add_overflow(tick, base->start_cycles, &tick))
 		return UINT64_MAX;
 	return tick;
-}
-
-uint64_t
-whl_next_deadline(const struct swtim_adapter *adapter)
-{
-	return whl_next_deadline_of(swtim_adapter_priv(adapter));
-}
-
-/* Count the ticks the adapter has moved through, once whoever sees them. */
-static void
-whl_ticks_account(struct whl_adapter *whl, uint64_t target)
-{
-	uint64_t done = __atomic_load_n(&whl->ticks_done, __ATOMIC_RELAXED);
-
-	while (target > done)
-		if (__atomic_compare_exchange_n(&whl->ticks_done, &done,
-				target, true, __ATOMIC_RELAXED,
-				__ATOMIC_RELAXED)) {
-			__atomic_fetch_add(&whl->adapter_tick_count,
-					   target - done, __ATOMIC_RELAXED);
-			break;
-		}
-}
-
-int32_t
-whl_service_run(void *arg)
-{
-	struct whl_adapter *whl = arg;
-	uint32_t i, nb_polled;
-	uint64_t now, target;
-	int32_t ret = -EAGAIN;
-	bool worked = false;
-
-	if (!swtim_gate_enter(&whl->gate))
-		goto out;
-
-	now = rte_get_timer_cycles();
-	target = whl_tick_of(whl, now);
-	whl_ticks_account(whl, target);
-	nb_polled = swtim_poll_set_count(&whl->polled);
-	for (i = 0; i < nb_polled; i++) {
-		struct whl_wheel *w = &whl->wheels[whl->polled.ids[i]];
-
-		/*
-		 * Unlocked hints: nothing to flush and nothing due; or events
-		 * the device has just refused, which hold back what is due
-		 * anyway (whl_wheel_scan()).
-		 */
-		if (swtim_evbuf_count(&w->evbuf) != 0 ?
-		    swtim_evbuf_backing_off(&w->evbuf, now) :
-		    (__atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) == 0 ||
-		     __atomic_load_n(&w->cur, __ATOMIC_RELAXED) > target))
-			continue;
-		if (__atomic_exchange_n(&w->scanning, 1, __ATOMIC_ACQUIRE))
-			continue;	/* another service lcore has it */
-		worked |= whl_wheel_scan(whl, w,
-					 swtim_evports_of(&whl->ports, i),
-					 target);
-		__atomic_store_n(&w->scanning, 0, __ATOMIC_RELEASE);
-		ret = 0;
-	}
-	swtim_evports_maintain(&whl->ports, now);
-	if (whl->idle.max_sleep_us != 0)
-		swtim_idle_after_run(&whl->idle, worked, worked ? 0 :
-			whl_next_deadline_of(whl));
-out:
-	swtim_gate_leave(&whl->gate);
-	return ret;
 }

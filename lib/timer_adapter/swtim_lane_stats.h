@@ -2,13 +2,13 @@
  * Copyright(c) 2026 The swtim authors
  */
 
-#ifndef SWTIM_DRIVER_STATS_H
-#define SWTIM_DRIVER_STATS_H
+#ifndef SWTIM_LANE_STATS_H
+#define SWTIM_LANE_STATS_H
 
 /**
  * @file
- * Statistics a driver keeps per list or wheel, each written only by the
- * service run that has claimed that list (or a cancel holding the same
+ * Statistics kept per lane (swtim_lane.h), each written only by the
+ * service run that has claimed that lane (or a cancel holding the same
  * claim), and summed when the application asks.
  *
  * A reset never writes the counters: a writer on another lcore may have
@@ -22,28 +22,28 @@
 
 #include <rte_event_timer_adapter.h>
 
-/** The counters of one list or wheel. */
-struct swtim_driver_counts {
+/** The counters of one lane. */
+struct swtim_lane_counts {
 	uint64_t evtim_exp_count;
 	uint64_t ev_enq_count;
 	uint64_t evtim_retry_count;
 	uint64_t evtim_drop_count;
 };
 
-/** Counters of one list or wheel, and what they were at the last reset. */
-struct swtim_driver_stats {
+/** Counters of one lane, and what they were at the last reset. */
+struct swtim_lane_stats {
 	uint64_t evtim_exp_count;
 	uint64_t ev_enq_count;
 	uint64_t evtim_retry_count;
 	uint64_t evtim_drop_count;
-	/** Written by swtim_driver_stats_reset() only. */
-	struct swtim_driver_counts at_reset;
+	/** Written by swtim_lane_stats_reset() only. */
+	struct swtim_lane_counts at_reset;
 };
 
 /* What a counter gained since the reset; none if a take-back of an event
  * counted before the reset left it below what the reset saw. */
 static inline uint64_t
-swtim_driver_stats_since(const uint64_t *now, const uint64_t *at_reset)
+swtim_lane_stats_since(const uint64_t *now, const uint64_t *at_reset)
 {
 	uint64_t n = __atomic_load_n(now, __ATOMIC_RELAXED);
 	uint64_t r = __atomic_load_n(at_reset, __ATOMIC_RELAXED);
@@ -52,30 +52,30 @@ swtim_driver_stats_since(const uint64_t *now, const uint64_t *at_reset)
 }
 
 /**
- * Add one list's counters since the last reset to the adapter's.
+ * Add one lane's counters since the last reset to the adapter's.
  *
  * @param sum
  *   The adapter's statistics.
  * @param s
- *   One list's counters, possibly being written by the service.
+ *   One lane's counters, possibly being written by the service.
  */
 static inline void
-swtim_driver_stats_add(struct rte_event_timer_adapter_stats *sum,
-		       const struct swtim_driver_stats *s)
+swtim_lane_stats_add(struct rte_event_timer_adapter_stats *sum,
+		       const struct swtim_lane_stats *s)
 {
-	sum->evtim_exp_count += swtim_driver_stats_since(&s->evtim_exp_count,
+	sum->evtim_exp_count += swtim_lane_stats_since(&s->evtim_exp_count,
 			&s->at_reset.evtim_exp_count);
-	sum->ev_enq_count += swtim_driver_stats_since(&s->ev_enq_count,
+	sum->ev_enq_count += swtim_lane_stats_since(&s->ev_enq_count,
 			&s->at_reset.ev_enq_count);
-	sum->evtim_retry_count += swtim_driver_stats_since(
+	sum->evtim_retry_count += swtim_lane_stats_since(
 			&s->evtim_retry_count, &s->at_reset.evtim_retry_count);
-	sum->evtim_drop_count += swtim_driver_stats_since(
+	sum->evtim_drop_count += swtim_lane_stats_since(
 			&s->evtim_drop_count, &s->at_reset.evtim_drop_count);
 }
 
 /**
  * Take back one expiry (a cancel taking a periodic timer's event back
- * out of the buffer), by the list's writer. If nothing has been counted
+ * out of the buffer), by the lane's writer. If nothing has been counted
  * since the last reset, the event was counted before it: the reset's
  * record goes down too, so that what is counted after still shows.
  *
@@ -83,7 +83,7 @@ swtim_driver_stats_add(struct rte_event_timer_adapter_stats *sum,
  *   The counters.
  */
 static inline void
-swtim_driver_stats_exp_take_back(struct swtim_driver_stats *s)
+swtim_lane_stats_exp_take_back(struct swtim_lane_stats *s)
 {
 	uint64_t n = s->evtim_exp_count;
 	uint64_t r = __atomic_load_n(&s->at_reset.evtim_exp_count,
@@ -98,14 +98,14 @@ swtim_driver_stats_exp_take_back(struct swtim_driver_stats *s)
 }
 
 /**
- * Reset one list's counters: from now on reads count from their values
- * now. Safe against the list's writer running at the same time.
+ * Reset one lane's counters: from now on reads count from their values
+ * now. Safe against the lane's writer running at the same time.
  *
  * @param s
  *   The counters.
  */
 static inline void
-swtim_driver_stats_reset(struct swtim_driver_stats *s)
+swtim_lane_stats_reset(struct swtim_lane_stats *s)
 {
 	__atomic_store_n(&s->at_reset.evtim_exp_count,
 			 __atomic_load_n(&s->evtim_exp_count, __ATOMIC_RELAXED),
@@ -121,4 +121,4 @@ swtim_driver_stats_reset(struct swtim_driver_stats *s)
 					 __ATOMIC_RELAXED), __ATOMIC_RELAXED);
 }
 
-#endif /* SWTIM_DRIVER_STATS_H */
+#endif /* SWTIM_LANE_STATS_H */

@@ -3,7 +3,7 @@
  */
 
 /*
- * Slow paths of the object recycler (swtim_recycler.h): creating it, and
+ * Slow paths of the object recycler (skl_recycler.h): creating it, and
  * what the inline fast paths fall back on when a cache is empty or full.
  */
 
@@ -13,12 +13,12 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
-#include "swtim_recycler.h"
+#include "skl_recycler.h"
 
 /* A ring in rte_malloc memory: no memzone per ring, so many adapters
  * with RTE_MAX_LCORE return rings each do not run out of memzones. */
 static struct rte_ring *
-swtim_recycler_ring_create(const char *name, unsigned int count, int socket,
+skl_recycler_ring_create(const char *name, unsigned int count, int socket,
 			   unsigned int flags)
 {
 	ssize_t size = rte_ring_get_memsize(count);
@@ -36,11 +36,11 @@ swtim_recycler_ring_create(const char *name, unsigned int count, int socket,
 	return ring;
 }
 
-struct swtim_recycler *
-swtim_recycler_create(const char *name, uint32_t nb_objs, int socket)
+struct skl_recycler *
+skl_recycler_create(const char *name, uint32_t nb_objs, int socket)
 {
 	char ring_name[RTE_RING_NAMESIZE];
-	struct swtim_recycler *r;
+	struct skl_recycler *r;
 	unsigned int lcore;
 
 	r = rte_zmalloc_socket(name, sizeof(*r), RTE_CACHE_LINE_SIZE, socket);
@@ -49,17 +49,17 @@ swtim_recycler_create(const char *name, uint32_t nb_objs, int socket)
 		return NULL;
 	}
 	snprintf(ring_name, sizeof(ring_name), "%s_s", name);
-	r->shared = swtim_recycler_ring_create(ring_name,
+	r->shared = skl_recycler_ring_create(ring_name,
 			rte_align32pow2(nb_objs + 1), socket, 0);
 	for (lcore = 0; r->shared != NULL && lcore < RTE_MAX_LCORE; lcore++) {
 		snprintf(ring_name, sizeof(ring_name), "%s_r%u", name, lcore);
-		r->returns[lcore] = swtim_recycler_ring_create(ring_name,
-				SWTIM_RECYCLER_RETURN_SIZE, socket, 0);
+		r->returns[lcore] = skl_recycler_ring_create(ring_name,
+				SKL_RECYCLER_RETURN_SIZE, socket, 0);
 		if (r->returns[lcore] == NULL)
 			break;
 	}
 	if (r->shared == NULL || lcore < RTE_MAX_LCORE) {
-		swtim_recycler_free(r);
+		skl_recycler_free(r);
 		rte_errno = ENOMEM;
 		return NULL;
 	}
@@ -67,7 +67,7 @@ swtim_recycler_create(const char *name, uint32_t nb_objs, int socket)
 }
 
 void
-swtim_recycler_free(struct swtim_recycler *r)
+skl_recycler_free(struct skl_recycler *r)
 {
 	unsigned int lcore;
 
@@ -80,14 +80,14 @@ swtim_recycler_free(struct swtim_recycler *r)
 }
 
 int
-swtim_recycler_fill(struct swtim_recycler *r, void *const *objs, uint32_t n)
+skl_recycler_fill(struct skl_recycler *r, void *const *objs, uint32_t n)
 {
 	return rte_ring_enqueue_bulk(r->shared, objs, n, NULL) == n ?
 		0 : -ENOBUFS;
 }
 
 uint32_t
-swtim_recycler_get_shared(struct swtim_recycler *r, void **objs, uint32_t n)
+skl_recycler_get_shared(struct skl_recycler *r, void **objs, uint32_t n)
 {
 	uint32_t got = rte_ring_dequeue_burst(r->shared, objs, n, NULL);
 	unsigned int lcore;
@@ -100,44 +100,44 @@ swtim_recycler_get_shared(struct swtim_recycler *r, void **objs, uint32_t n)
 }
 
 uint32_t
-swtim_recycler_refill(struct swtim_recycler *r, unsigned int lcore)
+skl_recycler_refill(struct skl_recycler *r, unsigned int lcore)
 {
-	struct swtim_recycler_cache *c = &r->caches[lcore];
-	struct swtim_recycler_stats *st = &r->stats[lcore];
+	struct skl_recycler_cache *c = &r->caches[lcore];
+	struct skl_recycler_stats *st = &r->stats[lcore];
 
 	/* Fast return path: what came home. */
 	c->len = rte_ring_dequeue_burst(r->returns[lcore], c->objs,
-					SWTIM_RECYCLER_BULK, NULL);
+					SKL_RECYCLER_BULK, NULL);
 	if (likely(c->len != 0)) {
 		st->refills++;
 		return c->len;
 	}
 	c->len = rte_ring_dequeue_burst(r->shared, c->objs,
-					SWTIM_RECYCLER_BULK, NULL);
+					SKL_RECYCLER_BULK, NULL);
 	if (c->len != 0) {
 		st->slow_refills++;
 		return c->len;
 	}
-	c->len = swtim_recycler_get_shared(r, c->objs, SWTIM_RECYCLER_BULK);
+	c->len = skl_recycler_get_shared(r, c->objs, SKL_RECYCLER_BULK);
 	if (c->len != 0)
 		st->steals++;
 	return c->len;
 }
 
 void
-swtim_recycler_spill(struct swtim_recycler *r, unsigned int lcore)
+skl_recycler_spill(struct skl_recycler *r, unsigned int lcore)
 {
-	struct swtim_recycler_cache *c = &r->caches[lcore];
+	struct skl_recycler_cache *c = &r->caches[lcore];
 
-	c->len -= SWTIM_RECYCLER_BULK;
+	c->len -= SKL_RECYCLER_BULK;
 	/* The shared ring has room for every object: cannot fail. */
-	RTE_VERIFY(swtim_recycler_fill(r, &c->objs[c->len],
-				       SWTIM_RECYCLER_BULK) == 0);
+	RTE_VERIFY(skl_recycler_fill(r, &c->objs[c->len],
+				       SKL_RECYCLER_BULK) == 0);
 	r->stats[lcore].spills++;
 }
 
 void
-swtim_recycler_put_remote(struct swtim_recycler *r, uint16_t owner,
+skl_recycler_put_remote(struct skl_recycler *r, uint16_t owner,
 			  void *const *objs, uint32_t n)
 {
 	uint32_t sent = 0;
@@ -145,5 +145,5 @@ swtim_recycler_put_remote(struct swtim_recycler *r, uint16_t owner,
 	if (owner < RTE_MAX_LCORE)
 		sent = rte_ring_enqueue_burst(r->returns[owner], objs, n, NULL);
 	if (sent < n)
-		RTE_VERIFY(swtim_recycler_fill(r, &objs[sent], n - sent) == 0);
+		RTE_VERIFY(skl_recycler_fill(r, &objs[sent], n - sent) == 0);
 }

@@ -2,8 +2,8 @@
  * Copyright(c) 2026 The swtim authors
  */
 
-#ifndef SWTIM_RECYCLER_H
-#define SWTIM_RECYCLER_H
+#ifndef SKL_RECYCLER_H
+#define SKL_RECYCLER_H
 
 /**
  * @file
@@ -25,7 +25,7 @@
  * Non-EAL threads have no cache and use the shared ring directly.
  *
  * An object's owner is whatever the caller records when it gets it
- * (swtim_recycler_owner() gives the value to record); the recycler itself
+ * (skl_recycler_owner() gives the value to record); the recycler itself
  * keeps no per-object state.
  */
 
@@ -41,10 +41,10 @@
  * Objects moved between a cache and a ring at once: one ring operation
  * per 32 gets or puts, the burst size the fast paths work in.
  */
-#define SWTIM_RECYCLER_BULK 32
+#define SKL_RECYCLER_BULK 32
 
 /** Most objects one lcore cache holds. */
-#define SWTIM_RECYCLER_CACHE_MAX (2 * SWTIM_RECYCLER_BULK)
+#define SKL_RECYCLER_CACHE_MAX (2 * SKL_RECYCLER_BULK)
 
 /*
  * Objects one return ring holds. A return ring only buffers objects on
@@ -52,19 +52,19 @@
  * full, objects go to the shared ring instead, which costs sharing but
  * never loses one.
  */
-#define SWTIM_RECYCLER_RETURN_SIZE 512
+#define SKL_RECYCLER_RETURN_SIZE 512
 
 /** Owner value of objects got on non-EAL threads (shared ring). */
-#define SWTIM_RECYCLER_NO_OWNER UINT16_MAX
+#define SKL_RECYCLER_NO_OWNER UINT16_MAX
 
 /** One lcore's cache. */
-struct swtim_recycler_cache {
+struct skl_recycler_cache {
 	uint32_t len;
-	void *objs[SWTIM_RECYCLER_CACHE_MAX];
+	void *objs[SKL_RECYCLER_CACHE_MAX];
 } __rte_cache_aligned;
 
 /** Counters of the slow paths, for benchmarks and debugging. */
-struct swtim_recycler_stats {
+struct skl_recycler_stats {
 	uint64_t refills;	/**< cache refilled from the return ring */
 	uint64_t slow_refills;	/**< ... from the shared ring */
 	uint64_t steals;	/**< ... from another lcore's return ring */
@@ -72,11 +72,11 @@ struct swtim_recycler_stats {
 };
 
 /** A recycler. */
-struct swtim_recycler {
+struct skl_recycler {
 	struct rte_ring *shared;
 	struct rte_ring *returns[RTE_MAX_LCORE];
-	struct swtim_recycler_cache caches[RTE_MAX_LCORE];
-	struct swtim_recycler_stats stats[RTE_MAX_LCORE];
+	struct skl_recycler_cache caches[RTE_MAX_LCORE];
+	struct skl_recycler_stats stats[RTE_MAX_LCORE];
 };
 
 /**
@@ -84,7 +84,7 @@ struct swtim_recycler {
  * may have allocated: size pools with it so that caches never cause a
  * false "out of objects".
  */
-#define SWTIM_RECYCLER_SLACK ((uint64_t)RTE_MAX_LCORE * SWTIM_RECYCLER_CACHE_MAX)
+#define SKL_RECYCLER_SLACK ((uint64_t)RTE_MAX_LCORE * SKL_RECYCLER_CACHE_MAX)
 
 /**
  * Create a recycler for up to nb_objs objects, initially empty.
@@ -98,7 +98,7 @@ struct swtim_recycler {
  * @return
  *   The recycler or NULL (rte_errno set).
  */
-struct swtim_recycler *swtim_recycler_create(const char *name,
+struct skl_recycler *skl_recycler_create(const char *name,
 					     uint32_t nb_objs, int socket);
 
 /**
@@ -107,7 +107,7 @@ struct swtim_recycler *swtim_recycler_create(const char *name,
  * @param r
  *   The recycler, or NULL.
  */
-void swtim_recycler_free(struct swtim_recycler *r);
+void skl_recycler_free(struct skl_recycler *r);
 
 /**
  * Put objects into the shared ring (for filling a new recycler).
@@ -121,31 +121,31 @@ void swtim_recycler_free(struct swtim_recycler *r);
  * @return
  *   0, or -ENOBUFS if they do not fit.
  */
-int swtim_recycler_fill(struct swtim_recycler *r, void *const *objs,
+int skl_recycler_fill(struct skl_recycler *r, void *const *objs,
 			uint32_t n);
 
 /** @internal Refill the caller's cache; return objects now in it. */
-uint32_t swtim_recycler_refill(struct swtim_recycler *r, unsigned int lcore);
+uint32_t skl_recycler_refill(struct skl_recycler *r, unsigned int lcore);
 
 /** @internal Spill half of a full cache to the shared ring. */
-void swtim_recycler_spill(struct swtim_recycler *r, unsigned int lcore);
+void skl_recycler_spill(struct skl_recycler *r, unsigned int lcore);
 
 /** @internal Get without a cache (non-EAL threads). */
-uint32_t swtim_recycler_get_shared(struct swtim_recycler *r, void **objs,
+uint32_t skl_recycler_get_shared(struct skl_recycler *r, void **objs,
 				   uint32_t n);
 
 /**
  * The owner to record for objects got on the calling thread.
  *
  * @return
- *   The lcore id, or SWTIM_RECYCLER_NO_OWNER on a non-EAL thread.
+ *   The lcore id, or SKL_RECYCLER_NO_OWNER on a non-EAL thread.
  */
 static __rte_always_inline uint16_t
-swtim_recycler_owner(void)
+skl_recycler_owner(void)
 {
 	unsigned int lcore = rte_lcore_id();
 
-	return lcore < RTE_MAX_LCORE ? lcore : SWTIM_RECYCLER_NO_OWNER;
+	return lcore < RTE_MAX_LCORE ? lcore : SKL_RECYCLER_NO_OWNER;
 }
 
 /**
@@ -161,18 +161,18 @@ swtim_recycler_owner(void)
  *   How many were got (fewer only when the recycler is empty).
  */
 static __rte_always_inline uint32_t
-swtim_recycler_get(struct swtim_recycler *r, void **objs, uint32_t n)
+skl_recycler_get(struct skl_recycler *r, void **objs, uint32_t n)
 {
 	unsigned int lcore = rte_lcore_id();
-	struct swtim_recycler_cache *c;
+	struct skl_recycler_cache *c;
 	uint32_t got = 0, take;
 
 	if (unlikely(lcore >= RTE_MAX_LCORE))
-		return swtim_recycler_get_shared(r, objs, n);
+		return skl_recycler_get_shared(r, objs, n);
 	c = &r->caches[lcore];
 	while (got < n) {
 		if (unlikely(c->len == 0) &&
-		    swtim_recycler_refill(r, lcore) == 0)
+		    skl_recycler_refill(r, lcore) == 0)
 			break;
 		take = RTE_MIN(n - got, c->len);
 		c->len -= take;
@@ -191,24 +191,24 @@ swtim_recycler_get(struct swtim_recycler *r, void **objs, uint32_t n)
  *   The object.
  */
 static __rte_always_inline void
-swtim_recycler_put_local(struct swtim_recycler *r, void *obj)
+skl_recycler_put_local(struct skl_recycler *r, void *obj)
 {
 	unsigned int lcore = rte_lcore_id();
-	struct swtim_recycler_cache *c;
+	struct skl_recycler_cache *c;
 
 	if (unlikely(lcore >= RTE_MAX_LCORE)) {
-		swtim_recycler_fill(r, &obj, 1);
+		skl_recycler_fill(r, &obj, 1);
 		return;
 	}
 	c = &r->caches[lcore];
-	if (unlikely(c->len == SWTIM_RECYCLER_CACHE_MAX))
-		swtim_recycler_spill(r, lcore);
+	if (unlikely(c->len == SKL_RECYCLER_CACHE_MAX))
+		skl_recycler_spill(r, lcore);
 	c->objs[c->len++] = obj;
 }
 
 /**
  * Send objects back to their owner from any thread: to the owner's return
- * ring, or the shared ring for SWTIM_RECYCLER_NO_OWNER or a full ring.
+ * ring, or the shared ring for SKL_RECYCLER_NO_OWNER or a full ring.
  *
  * @param r
  *   The recycler.
@@ -219,7 +219,7 @@ swtim_recycler_put_local(struct swtim_recycler *r, void *obj)
  * @param n
  *   How many.
  */
-void swtim_recycler_put_remote(struct swtim_recycler *r, uint16_t owner,
+void skl_recycler_put_remote(struct skl_recycler *r, uint16_t owner,
 			       void *const *objs, uint32_t n);
 
-#endif /* SWTIM_RECYCLER_H */
+#endif /* SKL_RECYCLER_H */

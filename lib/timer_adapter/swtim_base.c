@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * The control path every driver built on a base shares (swtim_base.h):
+ * setting the base up and down, start and stop of the service, its id,
+ * statistics and the next deadline, summed over the lanes.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_service.h>
+#include <rte_service_component.h>
+
+#include "swtim_base.h"
+#include "swtim_log.h"
+
+/* The base of an adapter built on one: where the driver's struct starts. */
+static inline struct swtim_base *
+swtim_base_of(const struct swtim_adapter *adapter)
+{
+	return swtim_adapter_priv(adapter);
+}
+
+int
+swtim_base_init(struct swtim_base *base, struct swtim_adapter *adapter,
+		const struct rte_kvargs *args,
+		const struct swtim_lane_ops *ops)
+{
+	const struct swtim_adapter_params *p = swtim_adapter_params(adapter);
+
+	RTE_ASSERT(swtim_base_of(adapter) == base);
+	base->ops = ops;
+	base->service_id = UINT32_MAX;
+	base->periodic =
+		!!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
+	base->id = p->conf.timer_adapter_id;
+	base->socket = p->conf.socket_id;
+	base->tick_cycles = p->tick_cycles;
+	base->tick_div = rte_reciprocal_value_u64(base->tick_cycles);
+	base->start_cycles = rte_get_timer_cycles();
+	base->budget.limit = p->conf.nb_timers;
+	swtim_poll_set_init(&base->polled);
+	return swtim_idle_init(&base->idle, args);
+}
+
+void
+swtim_base_lanes_set(struct swtim_base *base, struct swtim_lane *first,
+		     size_t stride)
+{
+	unsigned int i;
+
+	base->lanes = (char *)first;
+	base->lane_stride = stride;
+	for (i = 0; i < SWTIM_LANES_MAX; i++) {
+		struct swtim_lane *lane = swtim_base_lane(base, i);
+
+		memset(lane, 0, sizeof(*lane));
+		lane->id = i;
+	}
+}
+
+int
+swtim_base_service_register(struct swtim_base *base, const char *short_name)
+{
+	int ret;
+
+	/* MT safe: runs on several lcores split the lanes between them. */
+	ret = swtim_service_register(short_name, base->id, swtim_service_run,
+				     base, base->socket, true,
+				     &base->service_id);
+	if (ret != 0)
+		base->service_id = UINT32_MAX;
+	return ret;
+}
+
+/*
+ * Take the timers out of the lanes' buffers and free the buffers: a
+ * one-shot timer is the application's again once its event is built, so
+ * only the waiting periodic ones are cancelled; their events are lost.
+ */
+static void
+swtim_base_lanes_release(struct swtim_base *base)
+{
+	uint32_t i, pos, dropped = 0;
+
+	for (i = 0; base->lanes != NULL && i < SWTIM_LANES_MAX; i++) {
+		struct swtim_evbuf *buf = &swtim_base_lane(base, i)->evbuf;
+
+		for (pos = buf->head; buf->tags != NULL && pos != buf->tail;
+		     pos++)
+			base->ops->waiting_drop(base,
+						swtim_evbuf_tag_of(buf, pos));
+		dropped += swtim_evbuf_count(buf);
+		swtim_evbuf_free(buf);
+	}
+	if (dropped != 0)
+		SWTIM_LOG(NOTICE, "adapter %u: dropping %u expiry events not"
+			  " yet enqueued", base->id, dropped);
+}
+
+void
+swtim_base_uninit(struct swtim_adapter *adapter)
+{
+	struct swtim_base *base = swtim_base_of(adapter);
+
+	if (base == NULL)
+		return;
+	if (base->service_id != UINT32_MAX) {
+		rte_service_component_runstate_set(base->service_id, 0);
+		/* No service lcore may still call in with the base. */
+		swtim_service_quiesce(base->service_id);
+		rte_service_component_unregister(base->service_id);
+	}
+	swtim_base_lanes_release(base);
+	base->ops->teardown(base);
+	swtim_adapter_priv_set(adapter, NULL);
+}
+
+int
+swtim_base_start(struct swtim_adapter *adapter)
+{
+	struct swtim_base *base = swtim_base_of(adapter);
+	uint64_t now = rte_get_timer_cycles();
+	unsigned int i;
+
+	for (i = 0; i < SWTIM_LANES_MAX; i++)
+		swtim_evbuf_stall_reset(&swtim_base_lane(base, i)->evbuf);
+	/* Ports may have been added since init; the service is out. */
+	swtim_ports_init(&base->ports, swtim_adapter_params(adapter));
+	/* The ticks that passed before start, or while stopped, are not
+	 * the service's: it counts from now on. */
+	__atomic_store_n(&base->ticks_done, swtim_base_tick_of(base, now),
+			 __ATOMIC_RELAXED);
+	if (base->ops->start != NULL)
+		base->ops->start(base, now);
+	return swtim_gate_open(&base->gate, base->service_id);
+}
+
+int
+swtim_base_stop(struct swtim_adapter *adapter)
+{
+	struct swtim_base *base = swtim_base_of(adapter);
+
+	swtim_gate_close(&base->gate, base->service_id);
+	return 0;
+}
+
+int
+swtim_base_service_id_get(const struct swtim_adapter *adapter,
+			  uint32_t *service_id)
+{
+	*service_id = swtim_base_of(adapter)->service_id;
+	return 0;
+}
+
+void
+swtim_base_stats_get(const struct swtim_adapter *adapter,
+		     struct rte_event_timer_adapter_stats *stats)
+{
+	const struct swtim_base *base = swtim_base_of(adapter);
+	unsigned int i;
+
+	for (i = 0; i < SWTIM_LANES_MAX; i++)
+		swtim_lane_stats_add(stats, &swtim_base_lane(base, i)->stats);
+	stats->adapter_tick_count = __atomic_load_n(&base->adapter_tick_count,
+						    __ATOMIC_RELAXED);
+}
+
+void
+swtim_base_stats_reset(struct swtim_adapter *adapter)
+{
+	struct swtim_base *base = swtim_base_of(adapter);
+	unsigned int i;
+
+	for (i = 0; i < SWTIM_LANES_MAX; i++)
+		swtim_lane_stats_reset(&swtim_base_lane(base, i)->stats);
+	__atomic_store_n(&base->adapter_tick_count, 0, __ATOMIC_RELAXED);
+}
+
+uint64_t
+swtim_base_next_deadline(const struct swtim_adapter *adapter)
+{
+	const struct swtim_base *base = swtim_base_of(adapter);
+
+	return swtim_base_deadline(base);
+}
