@@ -75,7 +75,8 @@ fixture_stats_reset(struct swtim_adapter *adapter __rte_unused)
 
 static uint16_t
 fixture_arm(const struct swtim_adapter *adapter __rte_unused,
-	    struct rte_event_timer **evtims, uint16_t nb)
+	    struct rte_event_timer **evtims, uint64_t ticks __rte_unused,
+	    uint16_t nb)
 {
 	uint16_t i;
 
@@ -83,14 +84,6 @@ fixture_arm(const struct swtim_adapter *adapter __rte_unused,
 		evtims[i]->state = RTE_EVENT_TIMER_ARMED;
 	seen.armed += nb;
 	return nb;
-}
-
-static uint16_t
-fixture_arm_tmo(const struct swtim_adapter *adapter,
-		struct rte_event_timer **evtims, uint64_t ticks __rte_unused,
-		uint16_t nb)
-{
-	return fixture_arm(adapter, evtims, nb);
 }
 
 static uint16_t
@@ -127,7 +120,6 @@ static const struct swtim_driver_ops fixture_ops = {
 	.stats_get = fixture_stats_get,
 	.stats_reset = fixture_stats_reset,
 	.arm_burst = fixture_arm,
-	.arm_tmo_tick_burst = fixture_arm_tmo,
 	.cancel_burst = fixture_cancel,
 	.remaining_ticks_get = fixture_remaining,
 	.next_deadline = fixture_next_deadline,

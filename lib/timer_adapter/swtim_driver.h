@@ -89,15 +89,15 @@ struct swtim_driver_ops {
 	void (*stats_reset)(struct swtim_adapter *adapter);
 	/**
 	 * Arm nb timers, already validated, each with its timeout_ticks.
-	 * Return how many were armed from the front; on a short return set
-	 * rte_errno (ENOSPC).
+	 * timeout_ticks is 0 for swtim_arm_burst(); for
+	 * swtim_arm_tmo_tick_burst() it is the timeout every one of them
+	 * has (the generic layer has copied it into each), which a driver
+	 * may use to place them all at once. Return how many were armed
+	 * from the front; on a short return set rte_errno (ENOSPC).
 	 */
 	uint16_t (*arm_burst)(const struct swtim_adapter *adapter,
-			      struct rte_event_timer **evtims, uint16_t nb);
-	/** As arm_burst, all with timeout_ticks (already validated). */
-	uint16_t (*arm_tmo_tick_burst)(const struct swtim_adapter *adapter,
-				       struct rte_event_timer **evtims,
-				       uint64_t timeout_ticks, uint16_t nb);
+			      struct rte_event_timer **evtims,
+			      uint64_t timeout_ticks, uint16_t nb);
 	/**
 	 * Cancel nb timers, each seen ARMED by the generic layer. Return how
 	 * many were cancelled from the front; on a short return set

@@ -109,10 +109,8 @@ swtim_arm_common(const struct swtim_adapter *adapter,
 			evtim->timeout_ticks = timeout_ticks;
 	}
 	if (n > 0)
-		armed = same_tmo ?
-			adapter->ops->arm_tmo_tick_burst(adapter, evtims,
-							 timeout_ticks, n) :
-			adapter->ops->arm_burst(adapter, evtims, n);
+		armed = adapter->ops->arm_burst(adapter, evtims,
+						same_tmo ? timeout_ticks : 0, n);
 	if (armed == n && n < nb_evtims) {
 		if (e.state != RTE_EVENT_TIMER_NOT_ARMED)
 			__atomic_store_n(&evtims[n]->state, e.state,

@@ -171,7 +171,6 @@ static const struct swtim_driver_ops skl_ops = {
 	.init = skl_init,
 	SWTIM_BASE_CONTROL_OPS,
 	.arm_burst = skl_arm_burst,
-	.arm_tmo_tick_burst = skl_arm_tmo_tick_burst,
 	.cancel_burst = skl_cancel_burst,
 	.remaining_ticks_get = skl_remaining_ticks_get,
 };

@@ -110,19 +110,16 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	return done;
 }
 
+/* Two copies of the arm, one for each kind of call, each without the
+ * other's per-timer test. */
 uint16_t
 skl_arm_burst(const struct swtim_adapter *adapter,
-	      struct rte_event_timer **evtims, uint16_t nb)
+	      struct rte_event_timer **evtims, uint64_t timeout_ticks,
+	      uint16_t nb)
 {
+	if (timeout_ticks != 0)
+		return skl_arm(adapter, evtims, timeout_ticks, nb);
 	return skl_arm(adapter, evtims, 0, nb);
-}
-
-uint16_t
-skl_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
-		       struct rte_event_timer **evtims,
-		       uint64_t timeout_ticks, uint16_t nb)
-{
-	return skl_arm(adapter, evtims, timeout_ticks, nb);
 }
 
 uint64_t

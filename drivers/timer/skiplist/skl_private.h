@@ -144,10 +144,8 @@ skl_list_of(struct swtim_lane *lane)
 
 /* skl_fastpath.c */
 uint16_t skl_arm_burst(const struct swtim_adapter *adapter,
-		       struct rte_event_timer **evtims, uint16_t nb);
-uint16_t skl_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
-				struct rte_event_timer **evtims,
-				uint64_t timeout_ticks, uint16_t nb);
+		       struct rte_event_timer **evtims, uint64_t timeout_ticks,
+		       uint16_t nb);
 uint16_t skl_cancel_burst(const struct swtim_adapter *adapter,
 			  struct rte_event_timer **evtims, uint16_t nb);
 int skl_remaining_ticks_get(const struct swtim_adapter *adapter,

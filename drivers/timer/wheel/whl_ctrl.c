@@ -203,7 +203,6 @@ static const struct swtim_driver_ops whl_ops = {
 	.init = whl_init,
 	SWTIM_BASE_CONTROL_OPS,
 	.arm_burst = whl_arm_burst,
-	.arm_tmo_tick_burst = whl_arm_tmo_tick_burst,
 	.cancel_burst = whl_cancel_burst,
 	.remaining_ticks_get = whl_remaining_ticks_get,
 };

@@ -116,19 +116,16 @@ out:
 	return done;
 }
 
+/* Two copies of the arm, one for each kind of call, each without the
+ * other's per-timer test. */
 uint16_t
 whl_arm_burst(const struct swtim_adapter *adapter,
-	      struct rte_event_timer **evtims, uint16_t nb)
+	      struct rte_event_timer **evtims, uint64_t timeout_ticks,
+	      uint16_t nb)
 {
+	if (timeout_ticks != 0)
+		return whl_arm(adapter, evtims, timeout_ticks, nb);
 	return whl_arm(adapter, evtims, 0, nb);
-}
-
-uint16_t
-whl_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
-		       struct rte_event_timer **evtims,
-		       uint64_t timeout_ticks, uint16_t nb)
-{
-	return whl_arm(adapter, evtims, timeout_ticks, nb);
 }
 
 /*

@@ -323,10 +323,8 @@ void whl_wheel_for_each(const struct whl_adapter *whl,
 
 /* whl_fastpath.c */
 uint16_t whl_arm_burst(const struct swtim_adapter *adapter,
-		       struct rte_event_timer **evtims, uint16_t nb);
-uint16_t whl_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
-				struct rte_event_timer **evtims,
-				uint64_t timeout_ticks, uint16_t nb);
+		       struct rte_event_timer **evtims, uint64_t timeout_ticks,
+		       uint16_t nb);
 uint16_t whl_cancel_burst(const struct swtim_adapter *adapter,
 			  struct rte_event_timer **evtims, uint16_t nb);
 int whl_remaining_ticks_get(const struct swtim_adapter *adapter,
