@@ -547,6 +547,16 @@ evt_options_report(const struct evt_options *opt, struct json_writer *j)
 	evt_optable_report(evt_opts, RTE_DIM(evt_opts), opt, j);
 }
 
+/*
+ * After a bad command line: the message above names what is wrong, and
+ * a hundred lines of usage would push it off the screen.
+ */
+static void
+see_help(void)
+{
+	fprintf(stderr, APP ": see --help\n");
+}
+
 /* Checks that need nothing from EAL. */
 static int
 check_static(struct evt_options *opt)
@@ -665,10 +675,8 @@ evt_options_parse(struct evt_options *opt, int argc, char **argv)
 	}
 	if (ret == 0)
 		ret = check_static(opt);
-	if (ret < 0) {
-		fprintf(stderr, "\n");
-		evt_options_usage(argv[0]);
-	}
+	if (ret < 0)
+		see_help();
 	return ret;
 }
 
@@ -720,8 +728,7 @@ evt_options_check(struct evt_options *opt)
 	*p = '\0';
 	return 0;
 bad:
-	fprintf(stderr, "\n");
-	evt_options_usage("swtim-test-eventdev");
+	see_help();
 	return -EINVAL;
 }
 

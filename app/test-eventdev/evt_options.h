@@ -130,13 +130,14 @@ struct json_writer;
  *
  * @return
  *   0 on success, 1 when --help was given (usage printed), or -EINVAL
- *   after printing a message naming the bad option.
+ *   after printing a message naming the bad option and a line pointing
+ *   to --help.
  */
 int evt_options_parse(struct evt_options *opt, int argc, char **argv);
 
 /**
  * Checks that need EAL: lcore roles, the event device.
- * @return 0, or -EINVAL after a message naming what is wrong.
+ * @return 0, or -EINVAL after a message and a line pointing to --help.
  */
 int evt_options_check(struct evt_options *opt);
 
