@@ -3,25 +3,27 @@
  */
 
 /*
- * Command line parsing. Long options only, as getopt_long() takes them:
- * "--name=value" or "--name value", and any unambiguous prefix of a name
- * ("--wlcore" for "--wlcores"), which is what dpdk-test-eventdev accepts
- * too.
+ * Command line options. Each is declared once, in evt_opts[] below, from
+ * which evt_optable.c makes the parser, the --help lines and the report's
+ * options; what relates one option to another is checked after the
+ * parse, in check_static() and evt_options_check(). Long options only,
+ * as getopt_long() takes them: "--name=value" or "--name value", and any
+ * unambiguous prefix of a name ("--wlcore" for "--wlcores"), which is
+ * what dpdk-test-eventdev accepts too.
  */
 
-#include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include <rte_debug.h>
 #include <rte_eventdev.h>
 #include <rte_lcore.h>
 
 #include <swtim.h>
 
+#include "evt_optable.h"
 #include "evt_options.h"
 
 #define APP "swtim-test-eventdev"
@@ -56,33 +58,54 @@ evt_options_default(struct evt_options *opt)
 	opt->adapter_ports = 1;
 }
 
+/*
+ * The names each choice option accepts; the same lists name the values
+ * in the dump and the report.
+ */
+static const struct evt_opt_choice test_choices[] = {
+	{ "perf_queue", EVT_TEST_PERF_QUEUE },
+	{ "perf_atq", EVT_TEST_PERF_ATQ },
+	{ NULL, 0 },
+};
+
+static const struct evt_opt_choice adapter_choices[] = {
+	{ "swtim", EVT_ADAPTER_SWTIM },
+	{ "dpdk", EVT_ADAPTER_DPDK },
+	{ NULL, 0 },
+};
+
+/* Who adds each adapter's event port: the value is library_port. */
+static const struct evt_opt_choice adapter_port_choices[] = {
+	{ "app", false },
+	{ "library", true },
+	{ NULL, 0 },
+};
+
+static const struct evt_opt_choice load_choices[] = {
+	{ "count", EVT_LOAD_COUNT },
+	{ "idle", EVT_LOAD_IDLE },
+	{ "low", EVT_LOAD_LOW },
+	{ "high", EVT_LOAD_HIGH },
+	{ "bursty", EVT_LOAD_BURSTY },
+	{ NULL, 0 },
+};
+
 const char *
 evt_load_name(enum evt_load_kind k)
 {
-	switch (k) {
-	case EVT_LOAD_IDLE:
-		return "idle";
-	case EVT_LOAD_LOW:
-		return "low";
-	case EVT_LOAD_HIGH:
-		return "high";
-	case EVT_LOAD_BURSTY:
-		return "bursty";
-	default:
-		return "count";
-	}
+	return evt_optable_choice_name(load_choices, k);
 }
 
 const char *
 evt_test_name(enum evt_test_kind k)
 {
-	return k == EVT_TEST_PERF_ATQ ? "perf_atq" : "perf_queue";
+	return evt_optable_choice_name(test_choices, k);
 }
 
 const char *
 evt_adapter_name(enum evt_adapter_kind k)
 {
-	return k == EVT_ADAPTER_DPDK ? "dpdk" : "swtim";
+	return evt_optable_choice_name(adapter_choices, k);
 }
 
 const char *
@@ -110,235 +133,10 @@ evt_nr_lcores(const bool *lcores)
 	return n;
 }
 
-void
-evt_options_usage(const char *prgname)
-{
-	printf(
-"Usage: %s [EAL options] -- [options]\n"
-"\n"
-"Event timer adapter benchmark: producer lcores arm event timers, worker\n"
-"lcores dequeue their expiry events. Runs swtim or DPDK's own software\n"
-"event timer adapter; takes dpdk-test-eventdev's timer command lines.\n"
-"\n"
-"Options of dpdk-test-eventdev (same meaning and defaults):\n"
-"  --test=NAME               perf_queue (default) or perf_atq\n"
-"  --dev=ID                  event device id (default 0)\n"
-"  --plcores=LIST            producer lcores, e.g. 1 or 1,3-4 (required)\n"
-"  --wlcores=LIST            worker lcores (required)\n"
-"  --stlist=TYPES            schedule type of each stage: a(tomic),\n"
-"                            o(rdered), p(arallel), e.g. a or a,p\n"
-"                            (default: a, one atomic stage)\n"
-"  --nb_flows=N              flows per queue (default 1024)\n"
-"  --nb_timers=N             timers each producer arms (default 100000000)\n"
-"  --nb_timer_adptrs=N       adapters, used round robin (default 1, max %d)\n"
-"  --timer_tick_nsec=NS      adapter tick (default 1000)\n"
-"  --max_tmo_nsec=NS         adapter maximum timeout (default 100000)\n"
-"  --expiry_nsec=NS          timeout of each timer (default 10000)\n"
-"  --pool_sz=N               timer objects, i.e. the most timers outstanding;\n"
-"                            also the adapter's nb_timers (default 16384)\n"
-"  --prod_type_timerdev      producers arm one timer per call (arm_burst 1)\n"
-"  --prod_type_timerdev_burst  producers arm 16 timers per call\n"
-"                            (arm_tmo_tick_burst; arm_burst with a spread)\n"
-"  --prod_enq_burst_sz=N     accepted; timer producers arm by 16 as upstream\n"
-"  --worker_deq_depth=N      worker port dequeue depth and burst (default 16)\n"
-"  --fwd_latency             also measure arm-to-last-stage latency\n"
-"  --queue_priority          stage queues get rising priorities\n"
-"  --deq_tmo_nsec=NS         event device dequeue timeout (default 0)\n"
-"  --socket_id=N             socket of the timer objects (default any)\n"
-"  --nb_pkts=N               accepted and ignored, as in timer runs\n"
-"  --verbose=N               0: results only, 1: default, 2: more\n"
-"  --help                    this text\n"
-"\n"
-"Options of this application:\n"
-"  --adapter=swtim|dpdk      timer adapter to measure (default swtim)\n"
-"  --swtim-driver=NAME       swtim driver (default: the library's, wheel)\n"
-"  --swtim-args=K=V,...      swtim driver options\n"
-"  --json=FILE               write every figure to FILE as JSON\n"
-"  --timeout-spread=NS       arm each timer with its own random timeout in\n"
-"                            [expiry_nsec, expiry_nsec + NS] (default 0)\n"
-"  --stall-sec=S             give up after S seconds without progress\n"
-"                            (default 5 s plus max_tmo_nsec, rounded up\n"
-"                            to whole seconds)\n"
-"  --seed=N                  seed of the timeout spread (default 1)\n"
-"  --adapter-port=app|library  who adds each adapter's event port: this\n"
-"                            application, from the device configuration it\n"
-"                            chose, as DPDK's default callback does (app,\n"
-"                            the default), or the adapter library's own\n"
-"                            create() (rte_event_timer_adapter_create(),\n"
-"                            swtim_adapter_create())\n"
-"  --adapter-service-lcores=N|all  map each adapter's service to N service\n"
-"                            lcores, or to all of them (default 1). swtim's\n"
-"                            services are MT safe and split their work per\n"
-"                            producer lcore's wheel or list; DPDK's adapter\n"
-"                            refuses more than one service lcore\n"
-"  --adapter-ports=N         give each adapter N event ports (default 1;\n"
-"                            swtim_adapter_port_add()): the producer lcores'\n"
-"                            timers are delivered through them round robin,\n"
-"                            so service lcores enqueue in parallel; swtim\n"
-"                            only\n"
-"\n"
-"Power and load (see doc/performance.md, \"Power: sleeping service\"):\n"
-"  --max-sleep-us=N          worker lcores sleep when idle, like testpmd's:\n"
-"                            after a dequeue of less than half a burst a\n"
-"                            worker sleeps %d us longer than after the one\n"
-"                            before, up to N us; half a burst or more returns\n"
-"                            it to full polling\n"
-"                            (default 0: never sleep). The adapter's service\n"
-"                            sleeps with --swtim-args=max_sleep_us=N\n"
-"  --load=KIND               what the producers offer:\n"
-"                            count  - each arms --nb_timers as fast as it can,\n"
-"                                     the run ends when all have expired\n"
-"                                     (default; dpdk-test-eventdev's way)\n"
-"                            idle   - nothing, for --duration-s\n"
-"                            low    - --load-rate timers/s (default %d) per\n"
-"                                     producer, evenly paced, for --duration-s\n"
-"                            high   - as fast as it can (or --load-rate) for\n"
-"                                     --duration-s\n"
-"                            bursty - --burst-timers timers (default %d) at\n"
-"                                     once every --burst-period-ms (default\n"
-"                                     %d), for --duration-s\n"
-"                            Timed loads ignore --nb_timers; the run ends once\n"
-"                            the timers armed in the duration have expired\n"
-"  --duration-s=S            length of a timed load (default %d)\n"
-"  --load-rate=N             timers/s per producer for low and high\n"
-"  --burst-timers=N          timers per burst, at most --pool_sz\n"
-"  --burst-period-ms=MS      time from one burst's start to the next\n"
-"\n"
-"Service lcores (EAL -S/-s, after --lcores) run each adapter's service\n"
-"and, for devices that need one (event_sw), the device's scheduler; each\n"
-"service goes to the service lcore with the fewest services. On a small\n"
-"machine without hugepages, for example:\n"
-"  %s --no-huge -m 512 --no-shconf --no-pci --file-prefix=tev \\\n"
-"      --vdev=event_dsw0 --lcores '0@0,(1-3)@(0-1)' -S 3 -- \\\n"
-"      --test=perf_queue --plcores=1 --wlcores=2 --stlist=a \\\n"
-"      --prod_type_timerdev_burst --nb_timers=1000000 --pool_sz=16384\n"
-"\n"
-"At the end: per producer the timers armed and the arm latency (as\n"
-"dpdk-test-eventdev computes it, and p50/p99/max), expiry events per\n"
-"second per worker and in total, the lateness of each expiry after its\n"
-"deadline, early, lost and duplicate expiries, the adapter statistics and\n"
-"the CPU time (from the OS) of the service, worker and producer lcores.\n"
-"\n"
-"Exit status: 0 when every armed timer expired exactly once and none\n"
-"early; 1 when not, or on errors; %d for a bad command line.\n",
-	       prgname, EVT_MAX_ADAPTERS, EVT_WORKER_SLEEP_STEP_US,
-	       EVT_LOAD_LOW_RATE, EVT_LOAD_BURST_TIMERS,
-	       EVT_LOAD_BURST_PERIOD_MS, EVT_LOAD_DURATION_S, prgname,
-	       EVT_EXIT_USAGE);
-}
-
-/* Decimal with an optional K/M/G/T (binary) suffix, as upstream takes. */
-static int
-parse_u64(const char *s, uint64_t *val)
-{
-	unsigned long long v;
-	char *end;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	if (!isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0)
-		return -EINVAL;
-	switch (*end) {
-	case 'T':
-	case 't':
-		if (v > UINT64_MAX >> 10)
-			return -EINVAL;
-		v <<= 10;
-		/* fall through */
-	case 'G':
-	case 'g':
-		if (v > UINT64_MAX >> 10)
-			return -EINVAL;
-		v <<= 10;
-		/* fall through */
-	case 'M':
-	case 'm':
-		if (v > UINT64_MAX >> 10)
-			return -EINVAL;
-		v <<= 10;
-		/* fall through */
-	case 'K':
-	case 'k':
-		if (v > UINT64_MAX >> 10)
-			return -EINVAL;
-		v <<= 10;
-		end++;
-		break;
-	default:
-		break;
-	}
-	while (isspace((unsigned char)*end))
-		end++;
-	if (*end != '\0')
-		return -EINVAL;
-	*val = v;
-	return 0;
-}
 
 static int
-parse_ranged(const char *name, const char *arg, uint64_t min, uint64_t max,
-	     uint64_t *val)
-{
-	if (parse_u64(arg, val) < 0 || *val < min || *val > max) {
-		fprintf(stderr, APP ": --%s: want a number in %" PRIu64
-			"..%" PRIu64 ", got '%s'\n", name, min, max, arg);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* "1,3,5-7": set each lcore; a repeated lcore is an error. */
-static int
-parse_lcore_list(const char *name, const char *arg, bool *set)
-{
-	const char *p = arg;
-	unsigned long a, b, i;
-	char *end;
-
-	memset(set, 0, sizeof(bool) * RTE_MAX_LCORE);
-	if (*p == '\0')
-		goto bad;
-	while (*p != '\0') {
-		if (!isdigit((unsigned char)*p))
-			goto bad;
-		a = strtoul(p, &end, 10);
-		p = end;
-		b = a;
-		if (*p == '-') {
-			p++;
-			if (!isdigit((unsigned char)*p))
-				goto bad;
-			b = strtoul(p, &end, 10);
-			p = end;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p != '\0')
-			goto bad;
-		if (a > b || b >= RTE_MAX_LCORE)
-			goto bad;
-		for (i = a; i <= b; i++) {
-			if (set[i]) {
-				fprintf(stderr, APP ": --%s: lcore %lu appears"
-					" twice in '%s'\n", name, i, arg);
-				return -EINVAL;
-			}
-			set[i] = true;
-		}
-	}
-	return 0;
-bad:
-	fprintf(stderr, APP ": --%s: want a list of lcore ids below %d such"
-		" as 1,3-4, got '%s'\n", name, RTE_MAX_LCORE, arg);
-	return -EINVAL;
-}
-
-static int
-parse_stlist(struct evt_options *opt, const char *arg)
+parse_stlist(struct evt_options *opt, const struct evt_opt *o,
+	     const char *arg)
 {
 	const char *p;
 	uint8_t n = 0;
@@ -362,334 +160,401 @@ parse_stlist(struct evt_options *opt, const char *arg)
 		case ',':
 			continue;
 		default:
-			fprintf(stderr, APP ": --stlist: '%c' is not a schedule"
-				" type (a, o or p) in '%s'\n", *p, arg);
+			fprintf(stderr, APP ": --%s: '%c' is not a schedule"
+				" type (a, o or p) in '%s'\n", o->name, *p,
+				arg);
 			return -EINVAL;
 		}
 		if (n == EVT_MAX_STAGES) {
-			fprintf(stderr, APP ": --stlist: more than %d stages\n",
-				EVT_MAX_STAGES);
+			fprintf(stderr, APP ": --%s: more than %d stages\n",
+				o->name, EVT_MAX_STAGES);
 			return -EINVAL;
 		}
 		opt->sched_type_list[n++] = t;
 	}
 	if (n == 0) {
-		fprintf(stderr, APP ": --stlist: no stage in '%s'\n", arg);
+		fprintf(stderr, APP ": --%s: no stage in '%s'\n", o->name, arg);
 		return -EINVAL;
 	}
 	opt->nb_stages = n;
 	return 0;
 }
 
-static int
-copy_str(const char *name, const char *arg, char *dst, size_t size)
+/* The stages as "a,p", which evt_options_check() writes. */
+static void
+report_stlist(struct json_writer *j, const struct evt_options *opt,
+	      const struct evt_opt *o)
 {
-	if (strlen(arg) >= size) {
-		fprintf(stderr, APP ": --%s: value longer than %zu characters\n",
-			name, size - 1);
-		return -EINVAL;
-	}
-	strcpy(dst, arg);
-	return 0;
+	json_str(j, o->json, opt->stlist_str);
 }
 
-enum {
-	OPT_TEST = 256,
-	OPT_DEV,
-	OPT_VERBOSE,
-	OPT_PLCORES,
-	OPT_WLCORES,
-	OPT_STLIST,
-	OPT_NB_FLOWS,
-	OPT_NB_TIMERS,
-	OPT_NB_TIMER_ADPTRS,
-	OPT_TIMER_TICK_NSEC,
-	OPT_MAX_TMO_NSEC,
-	OPT_EXPIRY_NSEC,
-	OPT_POOL_SZ,
-	OPT_PROD_TIMERDEV,
-	OPT_PROD_TIMERDEV_BURST,
-	OPT_PROD_ENQ_BURST_SZ,
-	OPT_WKR_DEQ_DEP,
-	OPT_FWD_LATENCY,
-	OPT_QUEUE_PRIORITY,
-	OPT_DEQ_TMO_NSEC,
-	OPT_SOCKET_ID,
-	OPT_NB_PKTS,
-	OPT_HELP,
-	OPT_ADAPTER,
-	OPT_SWTIM_DRIVER,
-	OPT_SWTIM_ARGS,
-	OPT_JSON,
-	OPT_TIMEOUT_SPREAD,
-	OPT_STALL_SEC,
-	OPT_SEED,
-	OPT_ADAPTER_PORT,
-	OPT_ADAPTER_SVC_LCORES,
-	OPT_ADAPTER_PORTS,
-	OPT_MAX_SLEEP_US,
-	OPT_LOAD,
-	OPT_DURATION_S,
-	OPT_LOAD_RATE,
-	OPT_BURST_TIMERS,
-	OPT_BURST_PERIOD_MS,
-};
-
-static const struct option evt_longopts[] = {
-	{ "test", required_argument, NULL, OPT_TEST },
-	{ "dev", required_argument, NULL, OPT_DEV },
-	{ "verbose", required_argument, NULL, OPT_VERBOSE },
-	{ "plcores", required_argument, NULL, OPT_PLCORES },
-	{ "wlcores", required_argument, NULL, OPT_WLCORES },
-	{ "stlist", required_argument, NULL, OPT_STLIST },
-	{ "nb_flows", required_argument, NULL, OPT_NB_FLOWS },
-	{ "nb_timers", required_argument, NULL, OPT_NB_TIMERS },
-	{ "nb_timer_adptrs", required_argument, NULL, OPT_NB_TIMER_ADPTRS },
-	{ "timer_tick_nsec", required_argument, NULL, OPT_TIMER_TICK_NSEC },
-	{ "max_tmo_nsec", required_argument, NULL, OPT_MAX_TMO_NSEC },
-	{ "expiry_nsec", required_argument, NULL, OPT_EXPIRY_NSEC },
-	{ "pool_sz", required_argument, NULL, OPT_POOL_SZ },
-	{ "prod_type_timerdev", no_argument, NULL, OPT_PROD_TIMERDEV },
-	{ "prod_type_timerdev_burst", no_argument, NULL,
-	  OPT_PROD_TIMERDEV_BURST },
-	{ "prod_enq_burst_sz", required_argument, NULL, OPT_PROD_ENQ_BURST_SZ },
-	{ "worker_deq_depth", required_argument, NULL, OPT_WKR_DEQ_DEP },
-	{ "fwd_latency", no_argument, NULL, OPT_FWD_LATENCY },
-	{ "queue_priority", no_argument, NULL, OPT_QUEUE_PRIORITY },
-	{ "deq_tmo_nsec", required_argument, NULL, OPT_DEQ_TMO_NSEC },
-	{ "socket_id", required_argument, NULL, OPT_SOCKET_ID },
-	{ "nb_pkts", required_argument, NULL, OPT_NB_PKTS },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "adapter", required_argument, NULL, OPT_ADAPTER },
-	{ "swtim-driver", required_argument, NULL, OPT_SWTIM_DRIVER },
-	{ "swtim-args", required_argument, NULL, OPT_SWTIM_ARGS },
-	{ "json", required_argument, NULL, OPT_JSON },
-	{ "timeout-spread", required_argument, NULL, OPT_TIMEOUT_SPREAD },
-	{ "stall-sec", required_argument, NULL, OPT_STALL_SEC },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "adapter-port", required_argument, NULL, OPT_ADAPTER_PORT },
-	{ "adapter-service-lcores", required_argument, NULL,
-	  OPT_ADAPTER_SVC_LCORES },
-	{ "adapter-ports", required_argument, NULL, OPT_ADAPTER_PORTS },
-	{ "max-sleep-us", required_argument, NULL, OPT_MAX_SLEEP_US },
-	{ "load", required_argument, NULL, OPT_LOAD },
-	{ "duration-s", required_argument, NULL, OPT_DURATION_S },
-	{ "load-rate", required_argument, NULL, OPT_LOAD_RATE },
-	{ "burst-timers", required_argument, NULL, OPT_BURST_TIMERS },
-	{ "burst-period-ms", required_argument, NULL, OPT_BURST_PERIOD_MS },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int
-parse_one(struct evt_options *opt, int c, const char *arg)
+/* An empty driver is the library's default: report which that is. */
+static void
+report_swtim_driver(struct json_writer *j, const struct evt_options *opt,
+		    const struct evt_opt *o)
 {
-	uint64_t v;
-	int ret = 0;
+	json_str(j, o->json, opt->swtim_driver[0] != '\0' ?
+		 opt->swtim_driver : SWTIM_DEFAULT_DRIVER);
+}
 
-	switch (c) {
-	case OPT_TEST:
-		if (strcmp(arg, "perf_queue") == 0) {
-			opt->test = EVT_TEST_PERF_QUEUE;
-		} else if (strcmp(arg, "perf_atq") == 0) {
-			opt->test = EVT_TEST_PERF_ATQ;
-		} else {
-			fprintf(stderr, APP ": --test: '%s' is not one of this"
-				" application's tests (perf_queue, perf_atq)\n",
-				arg);
-			ret = -EINVAL;
-		}
-		break;
-	case OPT_DEV:
-		ret = parse_ranged("dev", arg, 0, RTE_EVENT_MAX_DEVS - 1, &v);
-		opt->dev_id = (uint8_t)v;
-		break;
-	case OPT_VERBOSE:
-		ret = parse_ranged("verbose", arg, 0, 100, &v);
-		opt->verbose_level = (int)v;
-		break;
-	case OPT_PLCORES:
-		ret = parse_lcore_list("plcores", arg, opt->plcores);
-		break;
-	case OPT_WLCORES:
-		ret = parse_lcore_list("wlcores", arg, opt->wlcores);
-		break;
-	case OPT_STLIST:
-		ret = parse_stlist(opt, arg);
-		break;
-	case OPT_NB_FLOWS:
-		ret = parse_ranged("nb_flows", arg, 1, UINT32_MAX, &v);
-		opt->nb_flows = (uint32_t)v;
-		break;
-	case OPT_NB_TIMERS:
-		ret = parse_ranged("nb_timers", arg, 1, UINT64_MAX / 2,
-				   &opt->nb_timers);
-		break;
-	case OPT_NB_TIMER_ADPTRS:
-		ret = parse_ranged("nb_timer_adptrs", arg, 1, EVT_MAX_ADAPTERS,
-				   &v);
-		opt->nb_timer_adptrs = (uint8_t)v;
-		break;
-	case OPT_TIMER_TICK_NSEC:
-		ret = parse_ranged("timer_tick_nsec", arg, 1, UINT64_MAX / 4,
-				   &opt->timer_tick_nsec);
-		break;
-	case OPT_MAX_TMO_NSEC:
-		ret = parse_ranged("max_tmo_nsec", arg, 1, UINT64_MAX / 4,
-				   &opt->max_tmo_nsec);
-		break;
-	case OPT_EXPIRY_NSEC:
-		ret = parse_ranged("expiry_nsec", arg, 0, UINT64_MAX / 4,
-				   &opt->expiry_nsec);
-		break;
-	case OPT_POOL_SZ:
-		ret = parse_ranged("pool_sz", arg, 1, UINT32_MAX / 2, &v);
-		opt->pool_sz = (uint32_t)v;
-		break;
-	case OPT_PROD_TIMERDEV:
-		opt->timdev = true;
-		break;
-	case OPT_PROD_TIMERDEV_BURST:
-		opt->timdev = true;
-		opt->timdev_use_burst = true;
-		break;
-	case OPT_PROD_ENQ_BURST_SZ:
-		ret = parse_ranged("prod_enq_burst_sz", arg, 0, UINT32_MAX, &v);
-		opt->prod_enq_burst_sz = (uint32_t)v;
-		break;
-	case OPT_WKR_DEQ_DEP:
-		ret = parse_ranged("worker_deq_depth", arg, 1, UINT16_MAX, &v);
-		opt->wkr_deq_dep = (uint16_t)v;
-		break;
-	case OPT_FWD_LATENCY:
-		opt->fwd_latency = true;
-		break;
-	case OPT_QUEUE_PRIORITY:
-		opt->q_priority = true;
-		break;
-	case OPT_DEQ_TMO_NSEC:
-		ret = parse_ranged("deq_tmo_nsec", arg, 0, UINT32_MAX, &v);
-		opt->deq_tmo_nsec = (uint32_t)v;
-		break;
-	case OPT_SOCKET_ID:
-		ret = parse_ranged("socket_id", arg, 0, RTE_MAX_NUMA_NODES - 1,
-				   &v);
-		opt->socket_id = (int)v;
-		break;
-	case OPT_NB_PKTS:
-		ret = parse_ranged("nb_pkts", arg, 0, UINT64_MAX, &opt->nb_pkts);
-		break;
-	case OPT_ADAPTER:
-		if (strcmp(arg, "swtim") == 0) {
-			opt->adapter = EVT_ADAPTER_SWTIM;
-		} else if (strcmp(arg, "dpdk") == 0) {
-			opt->adapter = EVT_ADAPTER_DPDK;
-		} else {
-			fprintf(stderr, APP ": --adapter: want swtim or dpdk,"
-				" got '%s'\n", arg);
-			ret = -EINVAL;
-		}
-		break;
-	case OPT_SWTIM_DRIVER:
-		ret = copy_str("swtim-driver", arg, opt->swtim_driver,
-			       sizeof(opt->swtim_driver));
-		opt->swtim_driver_set = true;
-		break;
-	case OPT_SWTIM_ARGS:
-		ret = copy_str("swtim-args", arg, opt->swtim_args,
-			       sizeof(opt->swtim_args));
-		opt->swtim_args_set = true;
-		break;
-	case OPT_JSON:
-		ret = copy_str("json", arg, opt->json_path,
-			       sizeof(opt->json_path));
-		if (ret == 0 && arg[0] == '\0') {
-			fprintf(stderr, APP ": --json: empty file name\n");
-			ret = -EINVAL;
-		}
-		break;
-	case OPT_TIMEOUT_SPREAD:
-		ret = parse_ranged("timeout-spread", arg, 0, UINT64_MAX / 4,
-				   &opt->timeout_spread_nsec);
-		break;
-	case OPT_STALL_SEC:
-		ret = parse_ranged("stall-sec", arg, 1, 86400, &opt->stall_sec);
-		break;
-	case OPT_SEED:
-		ret = parse_ranged("seed", arg, 0, UINT64_MAX, &opt->seed);
-		break;
-	case OPT_ADAPTER_PORT:
-		if (strcmp(arg, "app") == 0) {
-			opt->library_port = false;
-		} else if (strcmp(arg, "library") == 0) {
-			opt->library_port = true;
-		} else {
-			fprintf(stderr, APP ": --adapter-port: want app or"
-				" library, got '%s'\n", arg);
-			ret = -EINVAL;
-		}
-		break;
-	case OPT_ADAPTER_SVC_LCORES:
-		if (strcmp(arg, "all") == 0) {
-			opt->adapter_svc_lcores = 0;
-		} else if (parse_u64(arg, &v) < 0 || v < 1 ||
-			   v > RTE_MAX_LCORE) {
-			fprintf(stderr, APP ": --adapter-service-lcores: want"
-				" 'all' or a number in 1..%d, got '%s'\n",
-				RTE_MAX_LCORE, arg);
-			ret = -EINVAL;
-		} else {
-			opt->adapter_svc_lcores = (uint32_t)v;
-		}
-		break;
-	case OPT_ADAPTER_PORTS:
-		ret = parse_ranged("adapter-ports", arg, 1,
-				   SWTIM_ADAPTER_PORTS_MAX, &v);
-		opt->adapter_ports = (uint32_t)v;
-		break;
-	case OPT_MAX_SLEEP_US:
-		ret = parse_ranged("max-sleep-us", arg, 0, 1000000, &v);
-		opt->max_sleep_us = (uint32_t)v;
-		break;
-	case OPT_LOAD: {
-		static const enum evt_load_kind kinds[] = {
-			EVT_LOAD_COUNT, EVT_LOAD_IDLE, EVT_LOAD_LOW,
-			EVT_LOAD_HIGH, EVT_LOAD_BURSTY,
-		};
-		unsigned int k;
+static bool
+adapter_is_swtim(const struct evt_options *opt)
+{
+	return opt->adapter == EVT_ADAPTER_SWTIM;
+}
 
-		ret = -EINVAL;
-		for (k = 0; k < RTE_DIM(kinds); k++) {
-			if (strcmp(arg, evt_load_name(kinds[k])) == 0) {
-				opt->load = kinds[k];
-				ret = 0;
-			}
-		}
-		if (ret < 0)
-			fprintf(stderr, APP ": --load: want count, idle, low,"
-				" high or bursty, got '%s'\n", arg);
-		break;
-	}
-	case OPT_DURATION_S:
-		ret = parse_ranged("duration-s", arg, 1, 3600, &opt->duration_s);
-		break;
-	case OPT_LOAD_RATE:
-		ret = parse_ranged("load-rate", arg, 1, 1000000000,
-				   &opt->load_rate);
-		opt->load_rate_set = true;
-		break;
-	case OPT_BURST_TIMERS:
-		ret = parse_ranged("burst-timers", arg, 1, UINT32_MAX / 2,
-				   &opt->burst_timers);
-		break;
-	case OPT_BURST_PERIOD_MS:
-		ret = parse_ranged("burst-period-ms", arg, 1, 3600000,
-				   &opt->burst_period_ms);
-		break;
-	default:
-		ret = -EINVAL;
-		break;
-	}
-	return ret;
+static bool
+load_is_timed(const struct evt_options *opt)
+{
+	return opt->load != EVT_LOAD_COUNT;
+}
+
+static bool
+load_is_paced(const struct evt_options *opt)
+{
+	return opt->load == EVT_LOAD_LOW || opt->load == EVT_LOAD_HIGH;
+}
+
+static bool
+load_is_bursty(const struct evt_options *opt)
+{
+	return opt->load == EVT_LOAD_BURSTY;
+}
+
+/*
+ * Every option, in the order --help lists them. The defaults are those
+ * evt_options_default() sets, which the help texts state.
+ */
+static const struct evt_opt evt_opts[] = {
+	{
+		.name = "test", .kind = EVT_OPT_CHOICE, .arg = "NAME",
+		EVT_OPT_FIELD(test), .choices = test_choices,
+		.json = "test",
+		.help = "perf_queue (default) or perf_atq",
+		.section = "Options of dpdk-test-eventdev"
+			" (same meaning and defaults):",
+	},
+	{
+		.name = "dev", .kind = EVT_OPT_UINT, .arg = "ID",
+		EVT_OPT_FIELD(dev_id), .min = 0, .max = RTE_EVENT_MAX_DEVS - 1,
+		.json = "dev",
+		.help = "event device id (default 0)",
+	},
+	{
+		.name = "plcores", .kind = EVT_OPT_LCORES, .arg = "LIST",
+		EVT_OPT_FIELD(plcores),
+		.help = "producer lcores, e.g. 1 or 1,3-4 (required)",
+	},
+	{
+		.name = "wlcores", .kind = EVT_OPT_LCORES, .arg = "LIST",
+		EVT_OPT_FIELD(wlcores),
+		.help = "worker lcores (required)",
+	},
+	{
+		.name = "stlist", .kind = EVT_OPT_CUSTOM, .arg = "TYPES",
+		.parse = parse_stlist,
+		.json = "stlist", .report = report_stlist,
+		.help = "schedule type of each stage: a(tomic),\n"
+			"o(rdered), p(arallel), e.g. a or a,p\n"
+			"(default: a, one atomic stage)",
+	},
+	{
+		.name = "nb_flows", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(nb_flows), .min = 1, .max = UINT32_MAX,
+		.json = "nb_flows",
+		.help = "flows per queue (default 1024)",
+	},
+	{
+		.name = "nb_timers", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(nb_timers), .min = 1, .max = UINT64_MAX / 2,
+		.json = "nb_timers",
+		.help = "timers each producer arms (default 100000000)",
+	},
+	{
+		.name = "nb_timer_adptrs", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(nb_timer_adptrs), .min = 1,
+		.max = EVT_MAX_ADAPTERS,
+		.json = "nb_timer_adptrs",
+		.help = "adapters, used round robin (default 1, max "
+			RTE_STR(EVT_MAX_ADAPTERS) ")",
+	},
+	{
+		.name = "timer_tick_nsec", .kind = EVT_OPT_UINT, .arg = "NS",
+		EVT_OPT_FIELD(timer_tick_nsec), .min = 1,
+		.max = UINT64_MAX / 4,
+		.json = "timer_tick_nsec",
+		.help = "adapter tick (default 1000)",
+	},
+	{
+		.name = "max_tmo_nsec", .kind = EVT_OPT_UINT, .arg = "NS",
+		EVT_OPT_FIELD(max_tmo_nsec), .min = 1, .max = UINT64_MAX / 4,
+		.json = "max_tmo_nsec",
+		.help = "adapter maximum timeout (default 100000)",
+	},
+	{
+		.name = "expiry_nsec", .kind = EVT_OPT_UINT, .arg = "NS",
+		EVT_OPT_FIELD(expiry_nsec), .min = 0, .max = UINT64_MAX / 4,
+		.json = "expiry_nsec",
+		.help = "timeout of each timer (default 10000)",
+	},
+	{
+		.name = "pool_sz", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(pool_sz), .min = 1, .max = UINT32_MAX / 2,
+		.json = "pool_sz",
+		.help = "timer objects, i.e. the most timers outstanding;\n"
+			"also the adapter's nb_timers (default 16384)",
+	},
+	{
+		.name = "prod_type_timerdev", .kind = EVT_OPT_FLAG,
+		EVT_OPT_FIELD(timdev),
+		.help = "producers arm one timer per call (arm_burst 1)",
+	},
+	{
+		.name = "prod_type_timerdev_burst", .kind = EVT_OPT_FLAG,
+		EVT_OPT_FIELD(timdev_use_burst), EVT_OPT_GIVEN(timdev),
+		.json = "burst",
+		.help = "producers arm 16 timers per call\n"
+			"(arm_tmo_tick_burst; arm_burst with a spread)",
+	},
+	{
+		.name = "prod_enq_burst_sz", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(prod_enq_burst_sz), .min = 0,
+		.max = UINT32_MAX,
+		.help = "accepted; timer producers arm by 16 as upstream",
+	},
+	{
+		.name = "worker_deq_depth", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(wkr_deq_dep), .min = 1, .max = UINT16_MAX,
+		.json = "worker_deq_depth",
+		.help = "worker port dequeue depth and burst (default 16)",
+	},
+	{
+		.name = "fwd_latency", .kind = EVT_OPT_FLAG,
+		EVT_OPT_FIELD(fwd_latency),
+		.json = "fwd_latency",
+		.help = "also measure arm-to-last-stage latency",
+	},
+	{
+		.name = "queue_priority", .kind = EVT_OPT_FLAG,
+		EVT_OPT_FIELD(q_priority),
+		.help = "stage queues get rising priorities",
+	},
+	{
+		.name = "deq_tmo_nsec", .kind = EVT_OPT_UINT, .arg = "NS",
+		EVT_OPT_FIELD(deq_tmo_nsec), .min = 0, .max = UINT32_MAX,
+		.help = "event device dequeue timeout (default 0)",
+	},
+	{
+		.name = "socket_id", .kind = EVT_OPT_INT, .arg = "N",
+		EVT_OPT_FIELD(socket_id), .min = 0,
+		.max = RTE_MAX_NUMA_NODES - 1,
+		.help = "socket of the timer objects (default any)",
+	},
+	{
+		.name = "nb_pkts", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(nb_pkts), .min = 0, .max = UINT64_MAX,
+		.help = "accepted and ignored, as in timer runs",
+	},
+	{
+		.name = "verbose", .kind = EVT_OPT_INT, .arg = "N",
+		EVT_OPT_FIELD(verbose_level), .min = 0, .max = 100,
+		.help = "0: results only, 1: default, 2: more",
+	},
+	{
+		.name = "help", .kind = EVT_OPT_HELP,
+		.help = "this text",
+	},
+	{
+		.name = "adapter", .kind = EVT_OPT_CHOICE,
+		EVT_OPT_FIELD(adapter), .choices = adapter_choices,
+		.json = "adapter",
+		.help = "timer adapter to measure (default swtim)",
+		.section = "Options of this application:",
+	},
+	{
+		.name = "swtim-driver", .kind = EVT_OPT_STRING, .arg = "NAME",
+		EVT_OPT_FIELD(swtim_driver), EVT_OPT_GIVEN(swtim_driver_set),
+		.json = "swtim_driver", .in_force = adapter_is_swtim,
+		.report = report_swtim_driver,
+		.help = "swtim driver (default: the library's, wheel)",
+	},
+	{
+		.name = "swtim-args", .kind = EVT_OPT_STRING, .arg = "K=V,...",
+		EVT_OPT_FIELD(swtim_args), EVT_OPT_GIVEN(swtim_args_set),
+		.json = "swtim_args", .in_force = adapter_is_swtim,
+		.help = "swtim driver options",
+	},
+	{
+		.name = "json", .kind = EVT_OPT_STRING, .arg = "FILE",
+		EVT_OPT_FIELD(json_path), .min = 1,
+		.help = "write every figure to FILE as JSON",
+	},
+	{
+		.name = "timeout-spread", .kind = EVT_OPT_UINT, .arg = "NS",
+		EVT_OPT_FIELD(timeout_spread_nsec), .min = 0,
+		.max = UINT64_MAX / 4,
+		.json = "timeout_spread_nsec",
+		.help = "arm each timer with its own random timeout in\n"
+			"[expiry_nsec, expiry_nsec + NS] (default 0)",
+	},
+	{
+		.name = "stall-sec", .kind = EVT_OPT_UINT, .arg = "S",
+		EVT_OPT_FIELD(stall_sec), .min = 1, .max = 86400,
+		.help = "give up after S seconds without progress\n"
+			"(default 5 s plus max_tmo_nsec, rounded up\n"
+			"to whole seconds)",
+	},
+	{
+		.name = "seed", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(seed), .min = 0, .max = UINT64_MAX,
+		.help = "seed of the timeout spread (default 1)",
+	},
+	{
+		.name = "adapter-port", .kind = EVT_OPT_CHOICE,
+		EVT_OPT_FIELD(library_port), .choices = adapter_port_choices,
+		.json = "adapter_port",
+		.help = "who adds each adapter's event port: this\n"
+			"application, from the device configuration it\n"
+			"chose, as DPDK's default callback does (app,\n"
+			"the default), or the adapter library's own\n"
+			"create() (rte_event_timer_adapter_create(),\n"
+			"swtim_adapter_create())",
+	},
+	{
+		.name = "adapter-service-lcores", .kind = EVT_OPT_UINT,
+		.arg = "N|all",
+		EVT_OPT_FIELD(adapter_svc_lcores), .min = 1,
+		.max = RTE_MAX_LCORE, .word = "all", .word_value = 0,
+		.json = "adapter_service_lcores",
+		.help = "map each adapter's service to N service\n"
+			"lcores, or to all of them (default 1). swtim's\n"
+			"services are MT safe and split their work per\n"
+			"producer lcore's wheel or list; DPDK's adapter\n"
+			"refuses more than one service lcore",
+	},
+	{
+		.name = "adapter-ports", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(adapter_ports), .min = 1,
+		.max = SWTIM_ADAPTER_PORTS_MAX,
+		.json = "adapter_ports",
+		.help = "give each adapter N event ports (default 1;\n"
+			"swtim_adapter_port_add()): the producer lcores'\n"
+			"timers are delivered through them round robin,\n"
+			"so service lcores enqueue in parallel; swtim\n"
+			"only",
+	},
+	{
+		.name = "max-sleep-us", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(max_sleep_us), .min = 0, .max = 1000000,
+		.json = "max_sleep_us",
+		.help = "worker lcores sleep when idle, like testpmd's:\n"
+			"after a dequeue of less than half a burst a\n"
+			"worker sleeps " RTE_STR(EVT_WORKER_SLEEP_STEP_US)
+			" us longer than after the one\n"
+			"before, up to N us; half a burst or more returns\n"
+			"it to full polling\n"
+			"(default 0: never sleep). The adapter's service\n"
+			"sleeps with --swtim-args=max_sleep_us=N",
+		.section = "Power and load (see doc/performance.md,"
+			" \"Power: sleeping service\"):",
+	},
+	{
+		.name = "load", .kind = EVT_OPT_CHOICE, .arg = "KIND",
+		EVT_OPT_FIELD(load), .choices = load_choices,
+		.json = "load",
+		.help = "what the producers offer:\n"
+			"count  - each arms --nb_timers as fast as it can,\n"
+			"         the run ends when all have expired\n"
+			"         (default; dpdk-test-eventdev's way)\n"
+			"idle   - nothing, for --duration-s\n"
+			"low    - --load-rate timers/s (default "
+			RTE_STR(EVT_LOAD_LOW_RATE) ") per\n"
+			"         producer, evenly paced, for --duration-s\n"
+			"high   - as fast as it can (or --load-rate) for\n"
+			"         --duration-s\n"
+			"bursty - --burst-timers timers (default "
+			RTE_STR(EVT_LOAD_BURST_TIMERS) ") at\n"
+			"         once every --burst-period-ms (default\n"
+			"         " RTE_STR(EVT_LOAD_BURST_PERIOD_MS)
+			"), for --duration-s\n"
+			"Timed loads ignore --nb_timers; the run ends once\n"
+			"the timers armed in the duration have expired",
+	},
+	{
+		.name = "duration-s", .kind = EVT_OPT_UINT, .arg = "S",
+		EVT_OPT_FIELD(duration_s), .min = 1, .max = 3600,
+		.json = "duration_s", .in_force = load_is_timed,
+		.help = "length of a timed load (default "
+			RTE_STR(EVT_LOAD_DURATION_S) ")",
+	},
+	{
+		.name = "load-rate", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(load_rate), EVT_OPT_GIVEN(load_rate_set),
+		.min = 1, .max = 1000000000,
+		.json = "load_rate", .in_force = load_is_paced,
+		.help = "timers/s per producer for low and high",
+	},
+	{
+		.name = "burst-timers", .kind = EVT_OPT_UINT, .arg = "N",
+		EVT_OPT_FIELD(burst_timers), .min = 1, .max = UINT32_MAX / 2,
+		.json = "burst_timers", .in_force = load_is_bursty,
+		.help = "timers per burst, at most --pool_sz",
+	},
+	{
+		.name = "burst-period-ms", .kind = EVT_OPT_UINT, .arg = "MS",
+		EVT_OPT_FIELD(burst_period_ms), .min = 1, .max = 3600000,
+		.json = "burst_period_ms", .in_force = load_is_bursty,
+		.help = "time from one burst's start to the next",
+	},
+};
+
+void
+evt_options_usage(const char *prgname)
+{
+	printf(
+"Usage: %s [EAL options] -- [options]\n"
+"\n"
+"Event timer adapter benchmark: producer lcores arm event timers, worker\n"
+"lcores dequeue their expiry events. Runs swtim or DPDK's own software\n"
+"event timer adapter; takes dpdk-test-eventdev's timer command lines.\n",
+	       prgname);
+	evt_optable_usage(evt_opts, RTE_DIM(evt_opts), stdout);
+	printf(
+"\n"
+"Service lcores (EAL -S/-s, after --lcores) run each adapter's service\n"
+"and, for devices that need one (event_sw), the device's scheduler; each\n"
+"service goes to the service lcore with the fewest services. On a small\n"
+"machine without hugepages, for example:\n"
+"  %s --no-huge -m 512 --no-shconf --no-pci --file-prefix=tev \\\n"
+"      --vdev=event_dsw0 --lcores '0@0,(1-3)@(0-1)' -S 3 -- \\\n"
+"      --test=perf_queue --plcores=1 --wlcores=2 --stlist=a \\\n"
+"      --prod_type_timerdev_burst --nb_timers=1000000 --pool_sz=16384\n"
+"\n"
+"At the end: per producer the timers armed and the arm latency (as\n"
+"dpdk-test-eventdev computes it, and p50/p99/max), expiry events per\n"
+"second per worker and in total, the lateness of each expiry after its\n"
+"deadline, early, lost and duplicate expiries, the adapter statistics and\n"
+"the CPU time (from the OS) of the service, worker and producer lcores.\n"
+"\n"
+"Exit status: 0 when every armed timer expired exactly once and none\n"
+"early; 1 when not, or on errors; %d for a bad command line.\n",
+	       prgname, EVT_EXIT_USAGE);
+}
+
+void
+evt_options_report(const struct evt_options *opt, struct json_writer *j)
+{
+	evt_optable_report(evt_opts, RTE_DIM(evt_opts), opt, j);
+}
+
+/*
+ * After a bad command line: the message above names what is wrong, and
+ * a hundred lines of usage would push it off the screen.
+ */
+static void
+see_help(void)
+{
+	fprintf(stderr, APP ": see --help\n");
 }
 
 /* Checks that need nothing from EAL. */
@@ -799,47 +664,20 @@ check_static(struct evt_options *opt)
 int
 evt_options_parse(struct evt_options *opt, int argc, char **argv)
 {
-	int c, idx, ret;
+	int ret;
 
-	optind = 0;	/* full reinitialisation of getopt */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", evt_longopts, &idx)) != -1) {
-		if (c == '?') {
-			if (optopt != 0)
-				fprintf(stderr, APP ": unknown option '-%c'\n",
-					optopt);
-			else
-				fprintf(stderr, APP ": unknown or ambiguous"
-					" option '%s'\n", argv[optind - 1]);
-			goto bad;
-		}
-		if (c == ':') {
-			fprintf(stderr, APP ": option '%s' needs a value\n",
-				argv[optind - 1]);
-			goto bad;
-		}
-		if (c == OPT_HELP) {
-			evt_options_usage(argv[0]);
-			return 1;
-		}
-		ret = parse_one(opt, c, optarg);
-		if (ret < 0)
-			goto bad;
+	/* A table mistake shows in every run, --help included. */
+	RTE_VERIFY(evt_optable_check(evt_opts, RTE_DIM(evt_opts)));
+	ret = evt_optable_parse(evt_opts, RTE_DIM(evt_opts), opt, argc, argv);
+	if (ret == EVT_OPTABLE_HELP) {
+		evt_options_usage(argv[0]);
+		return 1;
 	}
-	if (optind < argc) {
-		fprintf(stderr, APP ": unexpected argument '%s'\n",
-			argv[optind]);
-		goto bad;
-	}
-	optind = 0;
-	if (check_static(opt) < 0)
-		goto bad;
-	return 0;
-bad:
-	optind = 0;
-	fprintf(stderr, "\n");
-	evt_options_usage(argv[0]);
-	return -EINVAL;
+	if (ret == 0)
+		ret = check_static(opt);
+	if (ret < 0)
+		see_help();
+	return ret;
 }
 
 static int
@@ -890,8 +728,7 @@ evt_options_check(struct evt_options *opt)
 	*p = '\0';
 	return 0;
 bad:
-	fprintf(stderr, "\n");
-	evt_options_usage("swtim-test-eventdev");
+	see_help();
 	return -EINVAL;
 }
 

@@ -12,7 +12,8 @@
  * The options that dpdk-test-eventdev uses for its event timer runs keep
  * their names, meaning and defaults; the others are this application's
  * own. Parsing happens in two steps: evt_options_parse() before EAL starts
- * (syntax and ranges), evt_options_check() after (lcores, devices).
+ * (syntax and ranges), evt_options_check() after (lcores, devices). The
+ * options themselves are a table in evt_options.c (see evt_optable.h).
  */
 
 #include <stdbool.h>
@@ -122,20 +123,32 @@ struct evt_options {
 /** Fill opt with the defaults. */
 void evt_options_default(struct evt_options *opt);
 
+struct json_writer;
+
 /**
  * Parse the application's arguments (those after "--").
  *
  * @return
  *   0 on success, 1 when --help was given (usage printed), or -EINVAL
- *   after printing a message naming the bad option.
+ *   after printing a message naming the bad option and a line pointing
+ *   to --help.
  */
 int evt_options_parse(struct evt_options *opt, int argc, char **argv);
 
-/** Checks that need EAL: lcore roles, the event device. 0 or -EINVAL. */
+/**
+ * Checks that need EAL: lcore roles, the event device.
+ * @return 0, or -EINVAL after a message and a line pointing to --help.
+ */
 int evt_options_check(struct evt_options *opt);
 
 /** Print the usage text to stdout. */
 void evt_options_usage(const char *prgname);
+
+/**
+ * Write the options the report names (their keys in the option table)
+ * into the JSON object open in j.
+ */
+void evt_options_report(const struct evt_options *opt, struct json_writer *j);
 
 /** Print the configuration in force (verbose >= 1). */
 void evt_options_dump(const struct evt_options *opt);

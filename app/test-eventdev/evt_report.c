@@ -13,8 +13,6 @@
 #include <rte_lcore.h>
 #include <rte_version.h>
 
-#include <swtim.h>
-
 #include "evt_report.h"
 #include "json_writer.h"
 
@@ -498,48 +496,17 @@ write_json(const struct evt_test *t, const struct evt_run *r,
 	json_str(j, "failure", f->why);
 
 	json_object_begin(j, "config");
-	json_str(j, "test", evt_test_name(opt->test));
-	json_str(j, "adapter", evt_adapter_name(opt->adapter));
-	if (opt->adapter == EVT_ADAPTER_SWTIM) {
-		json_str(j, "swtim_driver", opt->swtim_driver[0] ?
-			 opt->swtim_driver : SWTIM_DEFAULT_DRIVER);
-		json_str(j, "swtim_args", opt->swtim_args);
-	}
+	evt_options_report(opt, j);
+	/* What the run made of the options. */
 	json_str(j, "eventdev", r->dev_name);
-	json_u64(j, "dev", opt->dev_id);
-	json_bool(j, "burst", opt->timdev_use_burst);
 	json_str(j, "arm_call", opt->timdev_use_burst ?
 		 (opt->timeout_spread_nsec ? "arm_burst" :
 		  "arm_tmo_tick_burst") : "arm_burst(1)");
 	json_u64(j, "nb_producers", t->nb_producers);
 	json_u64(j, "nb_workers", t->nb_workers);
-	json_u64(j, "nb_timers", opt->nb_timers);
-	json_u64(j, "nb_timer_adptrs", opt->nb_timer_adptrs);
-	json_u64(j, "timer_tick_nsec", opt->timer_tick_nsec);
 	json_u64(j, "timer_tick_nsec_in_force", t->tick_ns);
-	json_u64(j, "max_tmo_nsec", opt->max_tmo_nsec);
-	json_u64(j, "expiry_nsec", opt->expiry_nsec);
 	json_u64(j, "timeout_ticks", t->timeout_ticks);
-	json_u64(j, "timeout_spread_nsec", opt->timeout_spread_nsec);
-	json_u64(j, "pool_sz", opt->pool_sz);
-	json_u64(j, "nb_flows", opt->nb_flows);
-	json_str(j, "stlist", opt->stlist_str);
-	json_u64(j, "worker_deq_depth", opt->wkr_deq_dep);
-	json_bool(j, "fwd_latency", opt->fwd_latency);
-	json_str(j, "adapter_port", opt->library_port ? "library" : "app");
 	json_u64(j, "tsc_hz", t->hz);
-	json_str(j, "load", evt_load_name(opt->load));
-	json_u64(j, "duration_s", opt->load == EVT_LOAD_COUNT ? 0 :
-		 opt->duration_s);
-	json_u64(j, "load_rate", opt->load == EVT_LOAD_LOW ||
-		 opt->load == EVT_LOAD_HIGH ? opt->load_rate : 0);
-	json_u64(j, "burst_timers", opt->load == EVT_LOAD_BURSTY ?
-		 opt->burst_timers : 0);
-	json_u64(j, "burst_period_ms", opt->load == EVT_LOAD_BURSTY ?
-		 opt->burst_period_ms : 0);
-	json_u64(j, "max_sleep_us", opt->max_sleep_us);
-	json_u64(j, "adapter_service_lcores", opt->adapter_svc_lcores);
-	json_u64(j, "adapter_ports", opt->adapter_ports);
 	json_object_end(j);
 
 	json_u64(j, "asked", f->target);
