@@ -90,8 +90,8 @@ build_release() {
 	# Every option the build depends on, also over a folder configured
 	# otherwise before (--reconfigure keeps what is not given).
 	meson_setup "$BUILD_RELEASE" --buildtype=release -Dwerror=true \
-		-Dtests=true -Db_sanitize=none -Db_lundef=true \
-		--prefix="$PREFIX" || return 1
+		-Dtests=true -Dwheel_level_bits=8 -Db_sanitize=none \
+		-Db_lundef=true --prefix="$PREFIX" || return 1
 	ninja -C "$BUILD_RELEASE" || return 1
 }
 
@@ -99,8 +99,8 @@ build_release() {
 build_asan() {
 	log "ASan+UBSan build in ${BUILD_ASAN#"$SWTIM_ROOT"/}"
 	meson_setup "$BUILD_ASAN" --buildtype=debug -Dwerror=true \
-		-Dtests=true -Db_sanitize=address,undefined \
-		-Db_lundef=false || return 1
+		-Dtests=true -Dwheel_level_bits=8 \
+		-Db_sanitize=address,undefined -Db_lundef=false || return 1
 	ninja -C "$BUILD_ASAN" || return 1
 }
 

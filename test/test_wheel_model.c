@@ -21,6 +21,12 @@
  * - no block is lost or duplicated: in stacks, in the wheel's cache and in
  *   the ring they add up to what was allocated, with the blocks sized by
  *   the driver's own whl_blocks_needed() for one wheel.
+ *
+ * It is built at the library's geometry and at 4 bits a level (16 slots,
+ * 16 levels: test/meson.build), where cascades are frequent. Its tick
+ * ranges reach every level of either, and the last case checks that
+ * between them the cases filled every level and cascaded timers down from
+ * each.
  */
 
 #include <inttypes.h>
@@ -38,12 +44,26 @@
 #define TAG		0x5a5a
 #define WHEEL_ID	3
 
+/*
+ * Timeouts, in bits of ticks: most up to 2^40, which a run's clock passes
+ * (it moves about 2^45), so that they expire and cascade during the run;
+ * one in 16 up to 2^62, so that the upper levels of any geometry hold
+ * timers too, which the last expiry of a run (SWEEP_TICKS on) cascades
+ * down through every level below. Clocks start below 2^63, so due ticks
+ * stay below 2^64 - 2^61 and a re-link a period later cannot wrap.
+ */
+#define TIMEOUT_BITS		40
+#define LONG_TIMEOUT_BITS	62
+#define SWEEP_TICKS		(UINT64_C(1) << LONG_TIMEOUT_BITS)
+
 /* What the test believes about each timer. */
 enum mstate { M_FREE, M_ARMED, M_EXPIRING };
 
 struct model {
 	uint8_t state[NB_TIMERS];
 	uint64_t due[NB_TIMERS];	/* while M_ARMED */
+	/* While M_ARMED: its level at the last check(), 0 before one. */
+	uint8_t level[NB_TIMERS];
 	uint32_t nb_armed;
 	uint32_t nb_expiring;
 };
@@ -56,6 +76,14 @@ static struct model *m;
 static uint8_t *in_stack;	/* check(): timer seen in a stack */
 static uint8_t *block_used;	/* check(): block seen in a stack */
 static uint64_t rnd;
+
+/*
+ * What the cases exercised, all of them together: levels that held
+ * timers, and timers the wheel moved down from each level, seen by
+ * check() on a lower level or expired since check() last saw them on it.
+ */
+static unsigned int levels_held;
+static uint64_t cascaded[WHL_LEVELS];
 
 /* The index of an event timer in tims, or NB_TIMERS if not one of them. */
 static uint32_t
@@ -117,13 +145,20 @@ teardown(void)
 	whl.block_ring = NULL;
 }
 
-/* A timeout whose size picks a level at random, up to 2^40 ticks. */
+/* Ticks below 2^max_bits, whose size (so the level) is picked at random. */
+static uint64_t
+random_ticks(unsigned int max_bits)
+{
+	unsigned int bits = swt_rand_range(&rnd, 0, max_bits);
+
+	return swt_rand(&rnd) & ((UINT64_C(1) << bits) - 1);
+}
+
 static uint64_t
 random_timeout(void)
 {
-	unsigned int bits = swt_rand_range(&rnd, 0, 40);
-
-	return swt_rand(&rnd) & ((UINT64_C(1) << bits) - 1);
+	return random_ticks(swt_rand(&rnd) % 16 == 0 ? LONG_TIMEOUT_BITS :
+			    TIMEOUT_BITS);
 }
 
 /* Up to n free timers picked at random; return how many. */
@@ -142,13 +177,17 @@ pick_free(struct rte_event_timer **evtims, unsigned int n)
 	return got;
 }
 
-/* Arm up to n free timers, the way whl_arm() does. */
+/*
+ * Arm up to n free timers, the way whl_arm() does; far: each with a
+ * timeout of random size up to 2^LONG_TIMEOUT_BITS.
+ */
 static int
-arm(unsigned int n)
+arm(unsigned int n, bool far)
 {
 	struct rte_event_timer *evtims[32];
 	unsigned int where[32], i, got;
-	unsigned int kind = swt_rand_range(&rnd, 0, 3);
+	/* Far ones take the default kind: each its own timeout. */
+	unsigned int kind = far ? 2 : swt_rand_range(&rnd, 0, 3);
 	uint64_t equal = w->cur + random_timeout(), expiry;
 	uint32_t idx;
 
@@ -167,12 +206,15 @@ arm(unsigned int n)
 					swt_rand_range(&rnd, 0, 100));
 			break;
 		default:
-			expiry = w->cur + random_timeout();
+			expiry = w->cur + (far ?
+					   random_ticks(LONG_TIMEOUT_BITS) :
+					   random_timeout());
 		}
 		evtims[i]->impl_opaque[0] = expiry;
 		evtims[i]->impl_opaque[1] = w->owner;
 		where[i] = whl_slot_of(w->cur, expiry);
 		m->due[idx] = RTE_MAX(expiry, w->cur);
+		m->level[idx] = 0;
 	}
 	if (got == 0)
 		return SWT_PASS;
@@ -247,6 +289,9 @@ expire(uint64_t target)
 			SWT_ASSERT(!whl_wheel_holds(&whl, w, due[i]),
 				   "expired timer %u still held", idx);
 			last = m->due[idx];
+			/* From a higher level: a cascade brought it down. */
+			if (m->level[idx] > 0)
+				cascaded[m->level[idx]]++;
 			m->state[idx] = M_EXPIRING;
 			m->nb_armed--;
 			m->nb_expiring++;
@@ -268,6 +313,7 @@ expire(uint64_t target)
 			whl_wheel_link(&whl, w, due[i]);
 			m->state[idx] = M_ARMED;
 			m->due[idx] = RTE_MAX(whl_timer_due(due[i]), w->cur);
+			m->level[idx] = 0;
 			m->nb_armed++;
 		}
 		if (n == limit && swt_rand(&rnd) % 3 == 0 &&
@@ -326,6 +372,7 @@ check(void)
 			   where, stack, bit);
 		if (stack == 0)
 			continue;
+		levels_held |= 1u << level;
 		fill = whl_ref_entry(stack);
 		SWT_ASSERT(fill >= 1 && fill <= WHL_BLOCK_ENTRIES,
 			   "slot %u: top holds %u", where, fill);
@@ -371,6 +418,10 @@ check(void)
 					   " says %u", idx, m->due[idx], where,
 					   w->cur,
 					   whl_slot_of(w->cur, m->due[idx]));
+				/* Lower than last seen: a cascade moved it. */
+				if (m->level[idx] > level)
+					cascaded[m->level[idx]]++;
+				m->level[idx] = level;
 			}
 		}
 	}
@@ -405,7 +456,7 @@ check(void)
 static int
 run(uint64_t start_tick)
 {
-	unsigned int step, op;
+	unsigned int step, op, i;
 	uint64_t jump;
 
 	rnd = swt_seed();
@@ -414,14 +465,14 @@ run(uint64_t start_tick)
 	for (step = 0; step < STEPS; step++) {
 		op = swt_rand_range(&rnd, 0, 9);
 		if (op < 5) {
-			if (arm(swt_rand_range(&rnd, 1, 32)) != SWT_PASS)
+			if (arm(swt_rand_range(&rnd, 1, 32), false) != SWT_PASS)
 				return SWT_FAIL;
 		} else if (op < 7) {
 			if (cancel(swt_rand_range(&rnd, 1, 16)) != SWT_PASS)
 				return SWT_FAIL;
 		} else {
 			/* Mostly a few ticks, sometimes across levels. */
-			jump = op == 9 ? random_timeout() :
+			jump = op == 9 ? random_ticks(TIMEOUT_BITS) :
 				swt_rand_range(&rnd, 0, 200);
 			if (expire(w->cur + jump) != SWT_PASS)
 				return SWT_FAIL;
@@ -431,8 +482,18 @@ run(uint64_t start_tick)
 			return SWT_FAIL;
 		}
 	}
+	/*
+	 * Few timers are left armed by now, fewer still on the upper levels:
+	 * arm every free one far, so that every level holds timers for the
+	 * last expiry to cascade down, and see where they are.
+	 */
+	for (i = 0; i < NB_TIMERS / 32 + 1; i++)
+		if (arm(32, true) != SWT_PASS)
+			return SWT_FAIL;
+	if (check() != SWT_PASS)
+		return SWT_FAIL;
 	/* Everything left expires, nothing is lost. */
-	if (expire(w->cur + (UINT64_C(1) << 41)) != SWT_PASS ||
+	if (expire(w->cur + SWEEP_TICKS) != SWT_PASS ||
 	    check() != SWT_PASS)
 		return SWT_FAIL;
 	/* Periodic ones re-linked on the way stay: cancel them. */
@@ -457,9 +518,49 @@ model_from_a_high_tick(void)
 	return run((UINT64_C(1) << 42) - 5000);
 }
 
+/*
+ * Just before the first tick of the top level's second slot, which the
+ * clock soon reaches, cascading every level at once; the timers it takes
+ * from the top level then go down every level below. Only this clock
+ * fills the top level where it resolves bit 63 alone (7 bits a level):
+ * timeouts from a low clock stay under 2^63.
+ */
+static int
+model_below_the_top_level(void)
+{
+	return run((UINT64_C(1) << ((WHL_LEVELS - 1) * WHL_LEVEL_BITS)) -
+		   5000);
+}
+
+/*
+ * The cases above, between them, filled every level and cascaded timers
+ * down from every level but 0: a check of the test itself. (Before the
+ * far timeouts and the top level's case, no timer ever reached levels 6
+ * and 7 at 8 bits a level, nor 11 to 15 at 4.)
+ */
+static int
+model_reached_every_level(void)
+{
+	unsigned int level;
+
+	printf("    %u levels of %u slots; timers cascaded from level 1 up:",
+	       WHL_LEVELS, WHL_SLOTS);
+	for (level = 1; level < WHL_LEVELS; level++)
+		printf(" %" PRIu64, cascaded[level]);
+	printf("\n");
+	SWT_ASSERT(levels_held == (1u << WHL_LEVELS) - 1,
+		   "levels held: %#x", levels_held);
+	for (level = 1; level < WHL_LEVELS; level++)
+		SWT_ASSERT(cascaded[level] != 0,
+			   "no timer cascaded from level %u", level);
+	return SWT_PASS;
+}
+
 static const struct swt_case cases[] = {
 	SWT_CASE(model_from_tick_zero),
 	SWT_CASE(model_from_a_high_tick),
+	SWT_CASE(model_below_the_top_level),
+	SWT_CASE(model_reached_every_level),
 };
 
 int

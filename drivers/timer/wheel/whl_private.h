@@ -13,14 +13,14 @@
  * created. Each wheel has WHL_LEVELS levels of WHL_SLOTS slots; level l
  * slot s holds the timers whose expiry tick E has, in base WHL_SLOTS, digit
  * s at position l and agrees with the wheel's clock `cur` (the first tick
- * not yet processed) on every digit above l. So level 0 holds what expires
- * in cur's current block of 256 ticks, one slot per tick; level 1 what
- * expires in later 256-tick blocks of cur's 65536-tick block; and so on up
- * to level 7, which with 8 bits a level covers all 64 bits of a tick
- * count. (With 6 bits a level, 64 slots, a timer due in 100 ms of 10 us
- * ticks sat two levels up and was moved twice on its way down, not once:
- * 8 bits cut the expiry of 4M such timers from about 150 to about 120
- * cycles each.)
+ * not yet processed) on every digit above l. So with the default 8 bits a
+ * level (WHL_LEVEL_BITS below) level 0 holds what expires in cur's current
+ * block of 256 ticks, one slot per tick; level 1 what expires in later
+ * 256-tick blocks of cur's 65536-tick block; and so on up to level 7,
+ * which covers all 64 bits of a tick count. (With 6 bits a level, 64
+ * slots, a timer due in 100 ms of 10 us ticks sat two levels up and was
+ * moved twice on its way down, not once: 8 bits cut the expiry of 4M such
+ * timers from about 150 to about 120 cycles each.)
  *
  * The level of a timer is the highest digit in which E and cur differ,
  * found with one count-leading-zeros of E ^ cur. When cur reaches the
@@ -35,9 +35,10 @@
  * tick of lateness.
  *
  * Empty slots cost nothing: each level has an occupancy bitmap (four
- * 64-bit words), and a map says which levels hold anything, so finding the
- * next tick at which something happens is a few count-trailing-zeros, and
- * an idle service skips any stretch of empty ticks in one step.
+ * 64-bit words at 256 slots), and a map says which levels hold anything,
+ * so finding the next tick at which something happens is a few
+ * count-trailing-zeros, and an idle service skips any stretch of empty
+ * ticks in one step.
  *
  * A timer needs no record of the wheel's own: while armed, the event
  * timer's impl_opaque words, which the adapter owns until the timer
@@ -100,12 +101,43 @@
 
 #include "swtim_base.h"
 
-/* Bits of a tick count each level resolves, and slots per level. */
+/*
+ * Bits of a tick count each level resolves, and slots per level: set at
+ * build time (meson's wheel_level_bits), 4 to 8. 8 by default: fewer
+ * levels mean fewer moves on a timer's way down (6 bits cost 100 ms
+ * timers a second move, see above), and 256 slots a level keep a wheel's
+ * stacks in 8 KB. 4 bits (16 slots, 16 levels) make cascades frequent,
+ * which is what the wheel model test runs at besides the default. Below 4
+ * there would be 22 levels or more, past the 16 bits of level_map; above
+ * 8 nothing overflows up to 13 (`where` is 16 bits), but each of an
+ * adapter's RTE_MAX_LCORE wheels grows with its slots and clearing a slot
+ * scans its level's whole bitmap: neither measured nor tested, so not
+ * offered. whl_slot.h checks the fields these must fit.
+ */
+#ifndef WHL_LEVEL_BITS
 #define WHL_LEVEL_BITS 8u
+#endif
+#if WHL_LEVEL_BITS < 4 || WHL_LEVEL_BITS > 8
+#error "WHL_LEVEL_BITS must be 4 to 8"
+#endif
 #define WHL_SLOTS (1u << WHL_LEVEL_BITS)
-/* Levels needed to cover a 64-bit tick count (8 x 8 bits). */
+/*
+ * Levels needed to cover a 64-bit tick count (8 x 8 bits, 16 x 4). Where
+ * the bits do not divide 64 the top level is narrower (4 bits of 5, 1 of
+ * 7): its upper slots stay empty.
+ */
 #define WHL_LEVELS ((64u + WHL_LEVEL_BITS - 1) / WHL_LEVEL_BITS)
-/* 64-bit words of a level's occupancy bitmap. */
+/*
+ * Every digit shift, level * WHL_LEVEL_BITS for a level below WHL_LEVELS,
+ * is under 64, so shifting a tick by it is defined; and the levels reach
+ * bit 63.
+ */
+_Static_assert((WHL_LEVELS - 1) * WHL_LEVEL_BITS < 64 &&
+	       WHL_LEVELS * WHL_LEVEL_BITS >= 64, "levels cover 64 bits");
+/*
+ * 64-bit words of a level's occupancy bitmap: one for 64 slots or fewer,
+ * of which only the low WHL_SLOTS bits are ever set.
+ */
 #define WHL_MAP_WORDS ((WHL_SLOTS + 63) / 64)
 
 /* "No block". */

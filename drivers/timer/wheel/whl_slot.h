@@ -12,6 +12,8 @@
  * Called with the wheel's lock held.
  */
 
+#include <limits.h>
+
 #include <rte_prefetch.h>
 
 #include "whl_private.h"
@@ -26,7 +28,20 @@
 #define WHL_ENTRY_BITS 5
 #define WHL_BLOCKS_MAX (UINT32_MAX >> WHL_ENTRY_BITS)
 _Static_assert(WHL_BLOCK_ENTRIES < 1u << WHL_ENTRY_BITS, "a fill fits");
-_Static_assert(WHL_LEVELS * WHL_SLOTS <= UINT16_MAX, "slot fits");
+
+/*
+ * The geometry (WHL_LEVEL_BITS) fits the fields that hold it: a block
+ * head's `where` names every slot of every level, and level_map has a bit
+ * for each level, as have the unsigned int masks made from it (1u <<
+ * level, __builtin_ctz()).
+ */
+_Static_assert(WHL_LEVELS * WHL_SLOTS <= UINT64_C(1) <<
+	       (RTE_SIZEOF_FIELD(struct whl_block_head, where) * CHAR_BIT),
+	       "where names every slot");
+_Static_assert(WHL_LEVELS <=
+	       RTE_SIZEOF_FIELD(struct whl_wheel, level_map) * CHAR_BIT &&
+	       WHL_LEVELS <= sizeof(unsigned int) * CHAR_BIT,
+	       "a bit of level_map for each level");
 
 static __rte_always_inline uint32_t
 whl_ref(uint32_t block, unsigned int entry)
