@@ -137,82 +137,9 @@ done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-python3 - "$out" "$rounds" "$ticks" "$rates" <<'EOF'
-import json, os, statistics, sys
-
-out, rounds = sys.argv[1], int(sys.argv[2])
-ticks, rates = sys.argv[3].split(), sys.argv[4].split()
-
-def load(t, q, ad, r):
-    try:
-        with open(os.path.join(out, "t%s-q%s-%s-r%d.json" % (t, q, ad, r))) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-def med(v):
-    v = [x for x in v if x is not None]
-    return statistics.median(v) if v else None
-
-def fmt(v, spec="%.0f"):
-    return "-" if v is None else spec % v
-
-head = ["tick us", "timers/s", "adapter", "late p50 / p99 / p99.9 / max us",
-        "p99 in ticks", "p99 beyond a tick, us", "lost / early"]
-rows, problems = [], []
-for t in ticks:
-    for q in rates:
-        for ad in ("dpdk", "swtim"):
-            js = [load(t, q, ad, r) for r in range(1, rounds + 1)]
-            for r, j in enumerate(js, 1):
-                if j is None:
-                    problems.append("tick %s, %s/s, %s, round %d: no report"
-                                    % (t, q, ad, r))
-                elif j["result"] != "pass":
-                    problems.append("tick %s, %s/s, %s, round %d: %s"
-                                    % (t, q, ad, r, j["failure"]))
-            # Lost and early over every run; the figures from the runs
-            # that passed only (a failed run's are not the adapter's).
-            reported = [j for j in js if j is not None]
-            lost_early = "%d / %d" % (sum(j["lost"] for j in reported),
-                                      sum(j["early"] for j in reported))
-            js = [j for j in reported if j["result"] == "pass" and
-                  j["lateness_us"]["count"]]
-            if not js:
-                rows.append([str(int(t) / 1000), q, ad] + ["-"] * 3 +
-                            [lost_early])
-                continue
-            lt = lambda k: med([j["lateness_us"][k] for j in js])
-            tick_us = med([j["config"]["timer_tick_nsec_in_force"] / 1000.0
-                           for j in js])
-            p99 = lt("p99")
-            rows.append(["%g" % tick_us, q, "DPDK" if ad == "dpdk" else ad,
-                         "%s / %s / %s / %s" % (fmt(lt("p50"), "%.1f"),
-                                                fmt(p99, "%.1f"),
-                                                fmt(lt("p999"), "%.1f"),
-                                                fmt(lt("max"))),
-                         fmt(p99 / tick_us, "%.2f"),
-                         fmt(max(0.0, p99 - tick_us), "%.1f"),
-                         lost_early])
-
-print("Medians of %d round(s). Lateness: the timer's deadline (TSC before"
-      % rounds)
-print("its arm call plus its timeout) to the worker's dequeue. Both adapters")
-print("fire a timer at the first tick of theirs that starts at or after its")
-print("deadline, so up to one tick of lateness is the tick itself; what lies")
-print("beyond is the service's scan, the event device and the worker.")
-print()
-print("| " + " | ".join(head) + " |")
-print("|" + "|".join("---" for _ in head) + "|")
-for r in rows:
-    print("| " + " | ".join(str(c) for c in r) + " |")
-if problems:
-    print()
-    print("Runs that did not pass:")
-    for p in problems:
-        print("  " + p)
-    sys.exit(1)
-EOF
+# shellcheck disable=SC2086
+tev_report lateness --out "$out" --rounds "$rounds" --ticks $ticks \
+	--rates $rates
 table_rc=$?
 if [ "$failed" != 0 ] || [ "$table_rc" != 0 ]; then
 	exit 1

@@ -157,15 +157,15 @@ if [ "$table_only" = 1 ] && [ -z "$out" ]; then
 fi
 out=$(tev_out_dir "$out" scaling) || exit 1
 
-# The row names: number of service lcores in each -S list.
+# The row names: number of service lcores in an -S list ("7", "7-10",
+# "7,9-10").
 nb_lcores() {
-	python3 -c '
-import sys
-n = 0
-for part in sys.argv[1].split(","):
-    a, _, b = part.partition("-")
-    n += int(b or a) - int(a) + 1
-print(n)' "$1"
+	local part n=0 IFS=,
+
+	for part in $1; do
+		n=$((n + ${part#*-} - ${part%-*} + 1))
+	done
+	echo "$n"
 }
 
 app="--test=perf_queue --plcores=$plcores --wlcores=$wlcores --stlist=a"
@@ -186,6 +186,11 @@ for l in $svc_lists; do
 	rows="$rows swtim:$l"
 done
 [ "$dpdk" = 1 ] && rows="$rows dpdk:${svc_lists%% *}"
+# The same rows for the table, each list replaced by its length.
+table_rows=""
+for row in $rows; do
+	table_rows="$table_rows ${row%%:*}:$(nb_lcores "${row#*:}")"
+done
 
 failed=0
 if [ "$table_only" = 0 ]; then
@@ -251,109 +256,9 @@ if [ "$se" = full ]; then
 else
 	echo "Series paced: $paced_rate timers/s per producer, workers and service sleep up to $paced_sleep us when idle."
 fi
-python3 - "$out" "$rounds" "$se" $rows <<'EOF' || table_rc=1
-import json, os, statistics, sys
-
-out, rounds, series, rows = (sys.argv[1], int(sys.argv[2]), sys.argv[3],
-                             sys.argv[4:])
-
-def nb(lst):
-    n = 0
-    for part in lst.split(","):
-        a, _, b = part.partition("-")
-        n += int(b or a) - int(a) + 1
-    return n
-
-def med(v):
-    v = [x for x in v if x is not None]
-    return statistics.median(v) if v else None
-
-def fmt(v, d=0):
-    return "-" if v is None else ("%." + str(d) + "f") % v
-
-head = ["adapter", "service lcores", "Mpps at workers (min-max)",
-        "service CPU % (runnable %)", "M expiries / service CPU-s",
-        "late p50 / p99 us", "arm ns / timer", "device refusals / expiry",
-        "lost / dup / early"]
-table, problems = [], []
-for row in rows:
-    ad, lst = row.split(":")
-    n = nb(lst)
-    runs = []
-    for r in range(1, rounds + 1):
-        p = os.path.join(out, "%s-%s-%d-r%d.json" % (series, ad, n, r))
-        try:
-            with open(p) as f:
-                j = json.load(f)
-        except (OSError, ValueError):
-            problems.append("%s, %d service lcore(s), round %d: no report"
-                            % (ad, n, r))
-            continue
-        if j["result"] != "pass":
-            problems.append("%s, %d service lcore(s), round %d: %s"
-                            % (ad, n, r, j["failure"]))
-        runs.append(j)
-    # Lost, duplicate and early over every run; the figures from the
-    # runs that passed only (a failed run's are not the adapter's).
-    lost = sum(j["lost"] for j in runs)
-    dup = sum(j["duplicates"] for j in runs)
-    early = sum(j["early"] for j in runs)
-    runs = [j for j in runs if j["result"] == "pass"]
-    if not runs:
-        table.append([ad, str(n)] + ["-"] * (len(head) - 3) +
-                     ["%d / %d / %d" % (lost, dup, early)])
-        continue
-    mpps = [j["throughput"]["total_mpps"] for j in runs]
-    cpu, runnable, eff, l50, l99, refus, arm = [], [], [], [], [], [], []
-    for j in runs:
-        svc = j["service_lcores"]
-        c = sum(s["cpu_s"] or 0 for s in svc)
-        w = max(s["wall_s"] for s in svc) if svc else 0
-        rn = [s.get("runnable_share") for s in svc]
-        exp = sum(s["ev_enq_count"] for s in j["adapter_stats"])
-        retry = sum(s["evtim_retry_count"] for s in j["adapter_stats"])
-        cpu.append(100.0 * c / w if w else None)
-        runnable.append(100.0 * sum(rn) if rn and None not in rn else None)
-        eff.append(exp / c / 1e6 if c else None)
-        l50.append(j["lateness_us"]["p50"])
-        l99.append(j["lateness_us"]["p99"])
-        refus.append(retry / exp if exp else None)
-        arm.append(j["arm_latency_ns"]["avg"])
-    ports = runs[0]["config"].get("adapter_ports", 1)
-    table.append([
-        ("swtim" if ad == "swtim" else "DPDK") +
-        (" (%d ports)" % ports if ports > 1 else ""),
-        str(n),
-        "%s (%s-%s)" % (fmt(med(mpps), 2), fmt(min(mpps), 2),
-                        fmt(max(mpps), 2)),
-        "%s (%s)" % (fmt(med(cpu)), fmt(med(runnable))),
-        fmt(med(eff), 2),
-        "%s / %s" % (fmt(med(l50)), fmt(med(l99))),
-        fmt(med(arm)),
-        fmt(med(refus), 2),
-        "%d / %d / %d" % (lost, dup, early),
-    ])
-
-print("Medians of %d round(s). Mpps: expiry events dequeued per second by"
-      " the workers, steady part. Service CPU %%: the service lcores' CPU"
-      " time from the OS over wall time, summed (100 = one CPU); runnable:"
-      " plus the time they waited for a CPU. Expiries per service CPU-"
-      "second: events the adapter enqueued / that CPU time. Device"
-      " refusals: expiry events the device refused at first (retried)"
-      " per expiry. Arm ns: per timer, arm calls' time / timers armed."
-      % rounds)
-print()
-print("| " + " | ".join(head) + " |")
-print("|" + "|".join("---" for _ in head) + "|")
-for t in table:
-    print("| " + " | ".join(t) + " |")
-if problems:
-    print()
-    print("Runs that did not pass:")
-    for p in problems:
-        print("  " + p)
-    sys.exit(1)
-EOF
+# shellcheck disable=SC2086
+tev_report scaling --out "$out" --rounds "$rounds" --series "$se" \
+	--rows $table_rows || table_rc=1
 echo
 done
 if [ "$failed" != 0 ] || [ "$table_rc" != 0 ]; then

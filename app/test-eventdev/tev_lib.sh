@@ -6,6 +6,18 @@
 # scaling.sh.
 # Source it; it defines functions only.
 
+# tev_dir: the folder of this file, where tev_report.py lies too: the
+# repository's app/test-eventdev/ or wherever the scripts were copied.
+# Inside a function, BASH_SOURCE[0] is the file that defined it.
+tev_dir() (
+	cd "$(dirname "${BASH_SOURCE[0]}")" && pwd
+)
+
+# tev_report TABLE OPTION...: print a script's table (tev_report.py).
+tev_report() {
+	python3 "$(tev_dir)/tev_report.py" "$@"
+}
+
 # tev_find_bin ROOT: print the newest swtim-test-eventdev under
 # ROOT/build*/ that is not instrumented (ASan/UBSan builds measure the
 # sanitizers), or nothing.
