@@ -29,9 +29,7 @@ Series:
          costs at a load one service lcore sustains
 
 Options:
-  -b, --bin PATH        swtim-test-eventdev (default: the newest one not
-                        built with sanitizers under build*/ of this
-                        repository)
+$(tev_usage_bin)
   -S, --svc "L1 L2 .."  EAL -S lists, one per row (default "7 7-8 7-10":
                         1, 2 and 4 service lcores)
       --eal "ARGS"      EAL arguments without -S and --file-prefix
@@ -52,11 +50,9 @@ Options:
       --one-port        swtim's adapter enqueues through one event port
                         (default: as many ports as service lcores,
                         --adapter-ports)
-  -o, --out DIR         keep the JSON reports and logs there
       --table-only      run nothing: print the tables of the reports that
                         an earlier run with the same options left in -o DIR
-      --timeout S       give up on a run after S seconds (default 60)
-  -h, --help            this text
+$(tev_usage_common "$default_timeout")
 
 Default layout, for a machine with 2 CPUs (A and B): the main lcore on A,
 lcores 1-10 floating over A and B: producers 1-4, workers 5-6, service
@@ -73,13 +69,11 @@ minutes on 2 CPUs.
 EOF
 }
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 # shellcheck source=app/test-eventdev/tev_lib.sh
-. "$here/tev_lib.sh"
-bin=""
+. "$(dirname "$0")/tev_lib.sh"
+# -b, --eal and -o (tev_option), --timeout (tev_prepare).
+bin="" eal="" out="" default_timeout=60
 svc_lists="7 7-8 7-10"
-eal=""
 plcores=1-4
 wlcores=5-6
 rounds=3
@@ -93,14 +87,10 @@ paced_sleep=50
 dpdk=1
 one_port=0
 table_only=0
-out=""
-run_timeout=60
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-b|--bin) tev_need_value "$1" $#; bin=$2; shift ;;
 	-S|--svc) tev_need_value "$1" $#; svc_lists=$2; shift ;;
-	--eal) tev_need_value "$1" $#; eal=$2; shift ;;
 	--plcores) tev_need_value "$1" $#; plcores=$2; shift ;;
 	--wlcores) tev_need_value "$1" $#; wlcores=$2; shift ;;
 	-r|--rounds) tev_need_value "$1" $#; rounds=$2; shift ;;
@@ -114,10 +104,7 @@ while [ $# -gt 0 ]; do
 	--no-dpdk) dpdk=0 ;;
 	--one-port) one_port=1 ;;
 	--table-only) table_only=1 ;;
-	-o|--out) tev_need_value "$1" $#; out=$2; shift ;;
-	--timeout) tev_need_value "$1" $#; run_timeout=$2; shift ;;
-	-h|--help) usage; exit 0 ;;
-	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	*) tev_option "$@"; shift ;;
 	esac
 	shift
 done
@@ -128,11 +115,7 @@ tev_need_number --expiry-ns "$expiry"
 tev_need_number --pool "$pool"
 tev_need_number --paced-rate "$paced_rate"
 tev_need_number --paced-sleep-us "$paced_sleep" 0
-tev_need_number --timeout "$run_timeout"
-
-case "$rounds" in
-''|*[!0-9]*|0) echo "$0: --rounds: want a positive number" >&2; exit 2 ;;
-esac
+tev_need_number --rounds "$rounds"
 for s in $series; do
 	case "$s" in
 	full|paced) ;;
@@ -140,7 +123,11 @@ for s in $series; do
 	esac
 done
 
-bin=$(tev_require_bin "$root" "$bin" "$0") || exit 2
+if [ "$table_only" = 1 ] && [ -z "$out" ]; then
+	echo "$0: --table-only needs -o DIR" >&2
+	exit 2
+fi
+tev_prepare scaling "$default_timeout"
 
 if [ -z "$eal" ]; then
 	cpus=$(python3 -c 'import os
@@ -150,12 +137,6 @@ print(",".join(map(str, c)))')
 	eal="--no-huge -m 1024 --no-shconf --no-pci --vdev=event_dsw0"
 	eal="$eal --lcores=0@$first,(1-10)@($cpus)"
 fi
-
-if [ "$table_only" = 1 ] && [ -z "$out" ]; then
-	echo "$0: --table-only needs -o DIR" >&2
-	exit 2
-fi
-out=$(tev_out_dir "$out" scaling) || exit 1
 
 # The row names: number of service lcores in an -S list ("7", "7-10",
 # "7,9-10").
@@ -192,7 +173,6 @@ for row in $rows; do
 	table_rows="$table_rows ${row%%:*}:$(nb_lcores "${row#*:}")"
 done
 
-failed=0
 if [ "$table_only" = 0 ]; then
 echo "swtim-test-eventdev: $bin"
 echo "EAL: $eal -S <list>"
@@ -221,8 +201,6 @@ for r in $(seq 1 "$rounds"); do
 		list=${row#*:}
 		n=$(nb_lcores "$list")
 		name="$se-$ad-$n-r$r"
-		json="$out/$name.json"
-		log="$out/$name.log"
 		extra="--adapter=$ad $(series_args "$se" "$ad")"
 		if [ "$ad" = swtim ]; then
 			extra="$extra --swtim-driver=wheel --adapter-service-lcores=all"
@@ -230,18 +208,10 @@ for r in $(seq 1 "$rounds"); do
 			# enqueue in parallel (--one-port: all share one).
 			[ "$one_port" = 1 ] || extra="$extra --adapter-ports=$n"
 		fi
-		cmd="$bin $eal -S $list --file-prefix=swtim-sc-$$ -- $app $extra --json=$json"
-		echo "$cmd" > "$log"
-		rm -f "$json"
-		start=$(date +%s.%N)
+		cmd="$bin $eal -S $list --file-prefix=swtim-sc-$$ -- $app $extra --json=$out/$name.json"
 		# shellcheck disable=SC2086
-		tev_run "$run_timeout" "$log" $cmd
-		rc=$?
-		end=$(date +%s.%N)
-		printf 'round %d %-5s %-5s %d service lcore(s): rc=%d %5.1f s\n' \
-			"$r" "$se" "$ad" "$n" "$rc" \
-			"$(python3 -c "print($end - $start)")"
-		[ "$rc" != 0 ] && failed=$((failed + 1))
+		tev_run_case --timed "$(printf 'round %d %-5s %-5s %d service lcore(s):' \
+			"$r" "$se" "$ad" "$n")" "$out/$name" $cmd
 	done
 	done
 done
@@ -261,7 +231,4 @@ tev_report scaling --out "$out" --rounds "$rounds" --series "$se" \
 	--rows $table_rows || table_rc=1
 echo
 done
-if [ "$failed" != 0 ] || [ "$table_rc" != 0 ]; then
-	exit 1
-fi
-exit 0
+tev_exit "$table_rc"
