@@ -99,7 +99,10 @@ tev_run() {
 # tev_run_case [--timed] LABEL BASE CMD...: run CMD (tev_run, for at
 # most tev_timeout seconds) with its command line and output in
 # BASE.log, BASE.json removed first, then print "LABEL rc=N" (and with
-# --timed the seconds it took). A run that failed counts in tev_failed.
+# --timed the seconds it took). A run that failed counts in tev_failed;
+# one that could not start (exit status 126 or 127: the binary or a
+# shared library it needs missing, say) has its reason printed, the
+# loader's words.
 tev_failed=0
 tev_run_case() {
 	local timed=0 label base start rc
@@ -122,6 +125,11 @@ tev_run_case() {
 		printf '%s rc=%d\n' "$label" "$rc"
 	fi
 	[ "$rc" = 0 ] || tev_failed=$((tev_failed + 1))
+	if [ "$rc" = 126 ] || [ "$rc" = 127 ]; then
+		# The first line is the command line written above; then
+		# timeout's or the loader's message.
+		sed -n '2,4s/^/  could not start: /p' "$base.log"
+	fi
 }
 
 # tev_exit TABLE_RC: the script's exit status: 1 if a run failed or the
