@@ -96,11 +96,7 @@ fi
 tev_prepare compare "$default_timeout"
 
 if [ -z "$eal" ]; then
-	# The first two CPUs this script may run on.
-	cpus=$(python3 -c 'import os
-c = sorted(os.sched_getaffinity(0))[:2]
-print("%d-%d" % (c[0], c[1]) if len(c) == 2 and c[1] == c[0] + 1
-      else ",".join(map(str, c)))')
+	cpus=$(tev_cpu_list)
 	first=${cpus%%[-,]*}
 	if [ "$dev" = event_sw0 ]; then
 		# The device's scheduler gets a service lcore of its own:

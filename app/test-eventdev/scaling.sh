@@ -130,10 +130,8 @@ fi
 tev_prepare scaling "$default_timeout"
 
 if [ -z "$eal" ]; then
-	cpus=$(python3 -c 'import os
-c = sorted(os.sched_getaffinity(0))[:2]
-print(",".join(map(str, c)))')
-	first=${cpus%%,*}
+	cpus=$(tev_cpu_list)
+	first=${cpus%%[-,]*}
 	eal="--no-huge -m 1024 --no-shconf --no-pci --vdev=event_dsw0"
 	eal="$eal --lcores=0@$first,(1-10)@($cpus)"
 fi

@@ -3,7 +3,8 @@
 # Copyright(c) 2026 The swtim authors
 #
 # Shell functions shared by compare.sh, lateness.sh, power.sh and
-# scaling.sh. Source it; it defines functions and their two variables
+# scaling.sh, and the CPU pick (tev_cpus) that scripts/lib.sh takes from
+# here too. Source it; it defines functions and their two variables
 # only: tev_timeout (--timeout) and tev_failed (the count of failed
 # runs).
 #
@@ -59,12 +60,29 @@ tev_prepare() {
 	mkdir -p "$out" || exit 1
 }
 
-# tev_cpus: the first two CPUs this script may run on, "A B" (A twice on
-# a machine with one).
+# tev_cpus: the first two CPUs this process may run on (its scheduler
+# affinity, which a container's or taskset's limits narrow), "A B"; A
+# twice on a machine with one. The one place that picks them, for the
+# scripts here and for scripts/lib.sh.
 tev_cpus() {
 	python3 -c 'import os
 c = sorted(os.sched_getaffinity(0))[:2]
 print(c[0], c[-1])'
+}
+
+# tev_cpu_list: the same CPUs as an EAL CPU set: "A-B" when they are
+# next to each other, else "A,B", or "A" alone.
+tev_cpu_list() {
+	local a b
+
+	read -r a b < <(tev_cpus) || return 1
+	if [ "$a" = "$b" ]; then
+		echo "$a"
+	elif [ "$b" = $((a + 1)) ]; then
+		echo "$a-$b"
+	else
+		echo "$a,$b"
+	fi
 }
 
 # tev_solo_service_eal: EAL arguments giving service lcore 3 a CPU of its
