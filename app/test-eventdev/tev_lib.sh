@@ -13,8 +13,9 @@
 # the script's usage (its --help).
 
 # tev_dir: the folder of this file, where tev_report.py lies too: the
-# repository's app/test-eventdev/ or wherever the scripts were copied.
-# Inside a function, BASH_SOURCE[0] is the file that defined it.
+# repository's app/test-eventdev/ or wherever the scripts were copied
+# (scripts/bundle.sh). Inside a function, BASH_SOURCE[0] is the file that
+# defined it.
 tev_dir() (
 	cd "$(dirname "${BASH_SOURCE[0]}")" && pwd
 )
@@ -25,7 +26,8 @@ tev_report() {
 }
 
 # tev_find_bin: print the newest swtim-test-eventdev under build*/ of the
-# repository this file is in that is not instrumented (ASan/UBSan builds
+# repository this file is in, or under bin/ of the bundle it is in
+# (scripts/bundle.sh), that is not instrumented (ASan/UBSan builds
 # measure the sanitizers), or nothing.
 tev_find_bin() {
 	local root b
@@ -35,7 +37,7 @@ tev_find_bin() {
 	# no spaces (build, build-release, build-asan, ...).
 	# shellcheck disable=SC2045
 	for b in $(ls -t "$root"/build*/app/test-eventdev/swtim-test-eventdev \
-			2>/dev/null); do
+			"$root"/bin/swtim-test-eventdev 2>/dev/null); do
 		if ! ldd "$b" 2>/dev/null | grep -q -e libasan -e libubsan; then
 			echo "$b"
 			return 0
@@ -166,7 +168,7 @@ tev_usage_bin() {
 	cat <<EOF
   -b, --bin PATH        swtim-test-eventdev (default: the newest one not
                         built with sanitizers under build*/ of this
-                        repository)
+                        repository; in a bundle, its bin/)
 EOF
 }
 
