@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The swtim authors
 #
-# Pack the benchmark binaries with the shared libraries and DPDK drivers
-# they load into one folder, so that the benchmark scripts run on a
-# machine without DPDK installed (a server lent for a scaling run, say).
+# Pack the benchmark binaries and scripts with the shared libraries and
+# DPDK drivers they load into one folder, so that the benchmark scripts
+# run on a machine without DPDK installed (a server lent for a scaling
+# run, say).
 # See doc/performance.md, "Results on a 16-core server".
 
 set -eu
@@ -20,6 +21,9 @@ Copies into OUT (created; must not exist):
   lib/   every other shared library they need but the C library
   pmds/  the DPDK drivers the scripts use: bus_vdev, mempool_ring,
          event_dsw, event_sw
+  app/test-eventdev/  compare.sh, lateness.sh, power.sh, scaling.sh and
+         what they load (tev_lib.sh, tev_report.py); there they take
+         bin/swtim-test-eventdev when not given -b
   env.sh to source there: sets LD_LIBRARY_PATH and SWTIM_BUNDLE_EAL, the
          EAL arguments that load those drivers (-d each), for the --eal
          option of compare.sh, lateness.sh and scaling.sh; where the
@@ -28,7 +32,7 @@ Copies into OUT (created; must not exist):
          copies of a driver would register twice), e.g.
 
   . OUT/env.sh
-  app/test-eventdev/scaling.sh -b OUT/bin/swtim-test-eventdev \\
+  OUT/app/test-eventdev/scaling.sh \\
       --eal "--no-huge -m 2048 --no-shconf --no-pci \$SWTIM_BUNDLE_EAL \\
              -l 0-15 --vdev=event_dsw0" \\
       --plcores 1-4 --wlcores 5-11 --svc "12 12-13 12-15" --pool 262144
@@ -83,6 +87,12 @@ pmddir=${pmddirs[0]}
 
 mkdir -p "$out/bin" "$out/swtim" "$out/lib" "$out/pmds"
 cp "$app" "$bench" "$out/bin/"
+# The scripts find tev_lib.sh and tev_report.py beside themselves.
+mkdir -p "$out/app/test-eventdev"
+for f in compare.sh lateness.sh power.sh scaling.sh tev_lib.sh \
+		tev_report.py; do
+	cp "$root/app/test-eventdev/$f" "$out/app/test-eventdev/"
+done
 cp -L "$build/libswtim.so.0" "$out/swtim/"
 drivers="bus_vdev mempool_ring event_dsw event_sw"
 for d in $drivers; do

@@ -12,6 +12,9 @@
 #   SWTIM_PREFIX     install prefix (default: <repo>/install)
 
 SWTIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# tev_cpus, the CPU pick that the benchmark scripts use too.
+# shellcheck source=app/test-eventdev/tev_lib.sh
+. "$SWTIM_ROOT/app/test-eventdev/tev_lib.sh"
 BUILD_RELEASE=$SWTIM_ROOT/build-release
 BUILD_ASAN=$SWTIM_ROOT/build-asan
 PREFIX=${SWTIM_PREFIX:-$SWTIM_ROOT/install}
@@ -155,11 +158,8 @@ build_example() {
 default_eal_args() {
 	local cpus c0 c1
 
-	cpus=$(python3 -c 'import os
-print(" ".join(str(c) for c in sorted(os.sched_getaffinity(0))))') ||
-		return 1
-	read -r c0 c1 _ <<<"$cpus"
-	c1=${c1:-$c0}
+	cpus=$(tev_cpus) || return 1
+	read -r c0 c1 <<<"$cpus"
 	printf '%s\n' --no-huge -m 512 --no-shconf --no-pci \
 		--file-prefix "swtim_example_$$" --vdev=event_dsw0 \
 		--lcores "0@$c0,1@$c1" -s 0x2

@@ -103,9 +103,7 @@ example_test() {
 bundle_run() {
 	local c0 c1
 
-	read -r c0 c1 _ < <(python3 -c 'import os
-print(" ".join(str(c) for c in sorted(os.sched_getaffinity(0))))')
-	c1=${c1:-$c0}
+	read -r c0 c1 < <(tev_cpus)
 	(
 		# shellcheck disable=SC1091
 		. "$1/env.sh" || exit 1

@@ -22,9 +22,7 @@ armed in bursts, due 2 s plus 0-100 ms after their arm, so that they fall
 due faster than an adapter delivers them (9 cases, 18 runs per round).
 
 Options:
-  -b, --bin PATH        swtim-test-eventdev (default: the newest one not
-                        built with sanitizers under build*/app/test-eventdev/
-                        of this repository)
+$(tev_usage_bin)
   -r, --rounds N        rounds (default 3)
   -q, --quick           1 round, a quarter of the timers, and only the
                         cases nonburst-16k, burst-16k and burst-1m-dense
@@ -46,10 +44,7 @@ Options:
       --scale F         multiply every case's timer count by F
       --swtim-driver N  swtim driver (default: the library's)
       --swtim-args A    swtim driver options
-  -o, --out DIR         keep the JSON reports and logs there (default: a
-                        new directory under /tmp)
-      --timeout S       give up on a run after S seconds (default 300)
-  -h, --help            this text
+$(tev_usage_common "$default_timeout")
 
 Default layout, for a 2-CPU machine without hugepages: lcore 0 (main,
 sleeps) on the first CPU; producer (1), worker (2) and service lcore (3)
@@ -58,67 +53,50 @@ With event_sw, a fourth lcore runs the device's scheduler service.
 EOF
 }
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 # shellcheck source=app/test-eventdev/tev_lib.sh
-. "$here/tev_lib.sh"
-bin=""
+. "$(dirname "$0")/tev_lib.sh"
+# -b, --eal and -o (tev_option), --timeout (tev_prepare).
+bin="" eal="" out="" default_timeout=300
 rounds=3
 quick=0
 cases_sel=""
 dev=event_dsw0
-eal=""
 plcores=1
 wlcores=2
 mem=2048
 scale=1
 swtim_driver=""
 swtim_args=""
-out=""
-run_timeout=300
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-b|--bin) tev_need_value "$1" $#; bin=$2; shift ;;
 	-r|--rounds) tev_need_value "$1" $#; rounds=$2; shift ;;
 	-q|--quick) quick=1 ;;
 	-c|--cases) tev_need_value "$1" $#; cases_sel=$2; shift ;;
 	-d|--dev) tev_need_value "$1" $#; dev=$2; shift ;;
-	--eal) tev_need_value "$1" $#; eal=$2; shift ;;
 	--plcores) tev_need_value "$1" $#; plcores=$2; shift ;;
 	--wlcores) tev_need_value "$1" $#; wlcores=$2; shift ;;
 	-m|--mem) tev_need_value "$1" $#; mem=$2; shift ;;
 	--scale) tev_need_value "$1" $#; scale=$2; shift ;;
 	--swtim-driver) tev_need_value "$1" $#; swtim_driver=$2; shift ;;
 	--swtim-args) tev_need_value "$1" $#; swtim_args=$2; shift ;;
-	-o|--out) tev_need_value "$1" $#; out=$2; shift ;;
-	--timeout) tev_need_value "$1" $#; run_timeout=$2; shift ;;
-	-h|--help) usage; exit 0 ;;
-	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	*) tev_option "$@"; shift ;;
 	esac
 	shift
 done
 
 tev_need_number --mem "$mem"
-tev_need_number --timeout "$run_timeout"
-
-case "$rounds" in
-''|*[!0-9]*|0) echo "$0: --rounds: want a positive number" >&2; exit 2 ;;
-esac
+tev_need_number --rounds "$rounds"
 if [ "$quick" = 1 ]; then
 	rounds=1
 	scale=$(python3 -c "print($scale * 0.25)")
 	[ -z "$cases_sel" ] && cases_sel=nonburst-16k,burst-16k,burst-1m-dense
 fi
 
-bin=$(tev_require_bin "$root" "$bin" "$0") || exit 2
+tev_prepare compare "$default_timeout"
 
 if [ -z "$eal" ]; then
-	# The first two CPUs this script may run on.
-	cpus=$(python3 -c 'import os
-c = sorted(os.sched_getaffinity(0))[:2]
-print("%d-%d" % (c[0], c[1]) if len(c) == 2 and c[1] == c[0] + 1
-      else ",".join(map(str, c)))')
+	cpus=$(tev_cpu_list)
 	first=${cpus%%[-,]*}
 	if [ "$dev" = event_sw0 ]; then
 		# The device's scheduler gets a service lcore of its own:
@@ -131,8 +109,6 @@ print("%d-%d" % (c[0], c[1]) if len(c) == 2 and c[1] == c[0] + 1
 		eal="$eal --lcores=0@$first,(1-3)@($cpus) -S 3"
 	fi
 fi
-
-out=$(tev_out_dir "$out" compare) || exit 1
 
 all_cases="nonburst-16k nonburst-16k-spread burst-16k burst-16k-spread"
 all_cases="$all_cases nonburst-1m nonburst-1m-spread burst-1m burst-1m-spread"
@@ -199,145 +175,27 @@ echo "rounds: $rounds, cases: $cases"
 echo "reports: $out"
 echo
 
-failed=0
 for r in $(seq 1 "$rounds"); do
 	for c in $cases; do
 		# Alternate which adapter goes first.
 		if [ $((r % 2)) = 1 ]; then order="dpdk swtim"; else order="swtim dpdk"; fi
 		for ad in $order; do
-			json="$out/$c-$ad-r$r.json"
-			log="$out/$c-$ad-r$r.log"
+			base="$out/$c-$ad-r$r"
 			extra=""
 			if [ "$ad" = swtim ]; then
 				[ -n "$swtim_driver" ] && extra="$extra --swtim-driver=$swtim_driver"
 				[ -n "$swtim_args" ] && extra="$extra --swtim-args=$swtim_args"
 			fi
+			cmd="$bin $eal --file-prefix=swtim-cmp-$$ -- $(case_args "$c") --adapter=$ad --verbose=0 --json=$base.json$extra"
 			# shellcheck disable=SC2086
-			cmd="$bin $eal --file-prefix=swtim-cmp-$$ -- $(case_args "$c") --adapter=$ad --verbose=0 --json=$json$extra"
-			echo "$cmd" > "$log"
-			rm -f "$json"
-			start=$(date +%s.%N)
-			# shellcheck disable=SC2086
-			tev_run "$run_timeout" "$log" $cmd
-			rc=$?
-			end=$(date +%s.%N)
-			printf 'round %d %-20s %-5s rc=%d %5.1f s\n' "$r" "$c" "$ad" "$rc" \
-				"$(python3 -c "print($end - $start)")"
-			[ "$rc" != 0 ] && failed=$((failed + 1))
+			tev_run_case --timed \
+				"$(printf 'round %d %-20s %-5s' "$r" "$c" "$ad")" \
+				"$base" $cmd
 		done
 	done
 done
 
 echo
-python3 - "$out" "$rounds" $cases <<'EOF'
-import json, os, statistics, sys
-
-out, rounds, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-
-def load(c, ad, r):
-    p = os.path.join(out, "%s-%s-r%d.json" % (c, ad, r))
-    try:
-        with open(p) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-def arm_ns(j):
-    # The exact mean over the producers' timers: the histogram keeps
-    # whole ns per call and would read about half a ns low.
-    armed = sum(p["armed"] for p in j["producers"])
-    if not armed:
-        return float("nan")
-    return sum(p["arm_latency_ns_avg"] * p["armed"]
-               for p in j["producers"]) / armed
-
-def metrics(j):
-    svc = [s for s in j["services"] if s["what"].startswith("adapter")]
-    exp = sum(s["evtim_exp_count"] for s in j["adapter_stats"])
-    busy = sum(s["callback_s"] for s in svc)
-    return {
-        "out": j["throughput"]["outstanding_avg"] / 1000.0,
-        "mpps": j["throughput"]["total_mpps"],
-        "arm": arm_ns(j),
-        "arm99": j["arm_latency_ns"]["p99"],
-        "late50": j["lateness_us"]["p50"],
-        "late99": j["lateness_us"]["p99"],
-        "svc": busy * 1e9 / exp if exp else float("nan"),
-    }
-
-cols = [("out", "outstanding k", 0), ("mpps", "Mpps", 3), ("arm", "arm ns/timer", 0),
-        ("arm99", "arm p99 ns", 0), ("late50", "late p50 us", 0),
-        ("late99", "late p99 us", 0), ("svc", "svc ns/expiry", 0)]
-
-def fmt(v, d):
-    if v != v:
-        return "-"
-    return ("%." + str(d) + "f") % v
-
-rows, problems, detail = [], [], []
-for c in cases:
-    runs = {"dpdk": {}, "swtim": {}}
-    for ad in runs:
-        for r in range(1, rounds + 1):
-            j = load(c, ad, r)
-            if j is None:
-                problems.append("%s %s round %d: no report" % (c, ad, r))
-                continue
-            if j["result"] != "pass":
-                # Listed, and kept out of the medians: a stalled or
-                # lossy run's figures say nothing about the adapter.
-                problems.append("%s %s round %d: %s" % (c, ad, r, j["failure"]))
-                continue
-            runs[ad][r] = metrics(j)
-    cells = [c]
-    for k, _, d in cols:
-        med = {}
-        for ad in runs:
-            v = [m[k] for m in runs[ad].values() if m[k] == m[k]]
-            med[ad] = statistics.median(v) if v else float("nan")
-        a, b = med["dpdk"], med["swtim"]
-        if k == "out":
-            cells.append("%s / %s" % (fmt(a, d), fmt(b, d)))
-            continue
-        # Ratios of the two runs of a round, which ran back to back
-        # under the same machine load; their median.
-        ratios = [runs["swtim"][r][k] / runs["dpdk"][r][k]
-                  for r in runs["dpdk"] if r in runs["swtim"]
-                  and runs["dpdk"][r][k] and runs["dpdk"][r][k] == runs["dpdk"][r][k]
-                  and runs["swtim"][r][k] == runs["swtim"][r][k]]
-        ratio = statistics.median(ratios) if ratios else float("nan")
-        cells.append("%s / %s (%s)" % (fmt(a, d), fmt(b, d), fmt(ratio, 2)))
-    rows.append(cells)
-    detail.append("%-20s DPDK %s  swtim %s" % (c,
-        " ".join(fmt(runs["dpdk"][r]["mpps"], 3) if r in runs["dpdk"] else "-"
-                 for r in range(1, rounds + 1)),
-        " ".join(fmt(runs["swtim"][r]["mpps"], 3) if r in runs["swtim"] else "-"
-                 for r in range(1, rounds + 1))))
-
-head = ["case"] + ["%s DPDK / swtim%s" % (n, "" if k == "out" else " (x)")
-                   for k, n, _ in cols]
-print("Medians of %d round(s); (x) = median over the rounds of swtim / DPDK"
-      " (the two runs of a round ran back to back). Mpps: higher is better;"
-      " the others: lower is better." % rounds)
-print()
-print("| " + " | ".join(head) + " |")
-print("|" + "|".join("---" for _ in head) + "|")
-for r in rows:
-    print("| " + " | ".join(r) + " |")
-print()
-print("Mpps of each round, to judge the noise:")
-for d in detail:
-    print("  " + d)
-if problems:
-    print()
-    print("Runs that did not pass (lost, duplicate or early expiries,"
-          " errors), left out of the medians and ratios:")
-    for p in problems:
-        print("  " + p)
-    sys.exit(1)
-EOF
-table_rc=$?
-if [ "$failed" != 0 ] || [ "$table_rc" != 0 ]; then
-	exit 1
-fi
-exit 0
+# shellcheck disable=SC2086
+tev_report compare --out "$out" --rounds "$rounds" --cases $cases
+tev_exit $?

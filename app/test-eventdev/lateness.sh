@@ -22,9 +22,7 @@ the worker) p50 / p99 / p99.9 / max, p99 in ticks, and how far p99 lies
 beyond one tick (the service's scan, the event device, the worker).
 
 Options:
-  -b, --bin PATH        swtim-test-eventdev (default: the newest one not
-                        built with sanitizers under build*/ of this
-                        repository)
+$(tev_usage_bin)
   -r, --rounds N        rounds (default 3)
   -t, --ticks LIST      adapter ticks in ns (default "10000 100000")
       --rates LIST      timers/s offered (default "9973 99991": rates
@@ -37,10 +35,7 @@ Options:
       --eal "ARGS"      EAL arguments replacing the default 2-CPU layout
                         (no --file-prefix); lcore 1 must be the producer,
                         2 the worker, and one service lcore given
-  -o, --out DIR         keep the JSON reports and logs there (default: a
-                        new directory under /tmp)
-      --timeout S       give up on a run after S seconds (default 60)
-  -h, --help            this text
+$(tev_usage_common "$default_timeout")
 
 Default layout, for a machine with 2 CPUs (A and B, the first two this
 script may use): the service lcore (3) alone on B, busy-polling; the
@@ -52,52 +47,36 @@ With the defaults: 8 runs a round of about 3 s, about 75 s for 3 rounds.
 EOF
 }
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 # shellcheck source=app/test-eventdev/tev_lib.sh
-. "$here/tev_lib.sh"
-bin=""
+. "$(dirname "$0")/tev_lib.sh"
+# -b, --eal and -o (tev_option), --timeout (tev_prepare).
+bin="" eal="" out="" default_timeout=60
 rounds=3
 ticks="10000 100000"
 rates="9973 99991"
 duration=2
 expiry=2000000
-eal=""
-out=""
-run_timeout=60
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-b|--bin) tev_need_value "$1" $#; bin=$2; shift ;;
 	-r|--rounds) tev_need_value "$1" $#; rounds=$2; shift ;;
 	-t|--ticks) tev_need_value "$1" $#; ticks=$2; shift ;;
 	--rates) tev_need_value "$1" $#; rates=$2; shift ;;
 	-d|--duration) tev_need_value "$1" $#; duration=$2; shift ;;
 	--expiry-ns) tev_need_value "$1" $#; expiry=$2; shift ;;
-	--eal) tev_need_value "$1" $#; eal=$2; shift ;;
-	-o|--out) tev_need_value "$1" $#; out=$2; shift ;;
-	--timeout) tev_need_value "$1" $#; run_timeout=$2; shift ;;
-	-h|--help) usage; exit 0 ;;
-	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	*) tev_option "$@"; shift ;;
 	esac
 	shift
 done
 
 tev_need_number --duration "$duration"
 tev_need_number --expiry-ns "$expiry"
-tev_need_number --timeout "$run_timeout"
 tev_need_numbers --ticks "$ticks"
 tev_need_numbers --rates "$rates"
-
-case "$rounds" in
-''|*[!0-9]*|0) echo "$0: --rounds: a positive number" >&2; exit 2 ;;
-esac
-
-bin=$(tev_require_bin "$root" "$bin" "$0") || exit 2
+tev_need_number --rounds "$rounds"
+tev_prepare lateness "$default_timeout"
 
 [ -n "$eal" ] || eal=$(tev_solo_service_eal)
-
-out=$(tev_out_dir "$out" lateness) || exit 1
 
 echo "swtim-test-eventdev: $bin"
 echo "EAL: $eal"
@@ -107,7 +86,6 @@ echo "reports: $out"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-failed=0
 for r in $(seq 1 "$rounds"); do
 	if [ $((r % 2)) = 1 ]; then order="dpdk swtim"; else order="swtim dpdk"; fi
 	for t in $ticks; do
@@ -122,14 +100,9 @@ for r in $(seq 1 "$rounds"); do
 				cmd="$cmd --pool_sz=65536 --load=low --load-rate=$q"
 				cmd="$cmd --duration-s=$duration --adapter=$ad"
 				cmd="$cmd --verbose=0 --json=$base.json"
-				echo "$cmd" > "$base.log"
-				rm -f "$base.json"
 				# shellcheck disable=SC2086
-				tev_run "$run_timeout" "$base.log" $cmd
-				rc=$?
-				printf 'round %d tick %7s ns %7s/s %-5s rc=%d\n' \
-					"$r" "$t" "$q" "$ad" "$rc"
-				[ "$rc" != 0 ] && failed=$((failed + 1))
+				tev_run_case "$(printf 'round %d tick %7s ns %7s/s %-5s' \
+					"$r" "$t" "$q" "$ad")" "$base" $cmd
 			done
 		done
 	done
@@ -137,84 +110,7 @@ done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-python3 - "$out" "$rounds" "$ticks" "$rates" <<'EOF'
-import json, os, statistics, sys
-
-out, rounds = sys.argv[1], int(sys.argv[2])
-ticks, rates = sys.argv[3].split(), sys.argv[4].split()
-
-def load(t, q, ad, r):
-    try:
-        with open(os.path.join(out, "t%s-q%s-%s-r%d.json" % (t, q, ad, r))) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-def med(v):
-    v = [x for x in v if x is not None]
-    return statistics.median(v) if v else None
-
-def fmt(v, spec="%.0f"):
-    return "-" if v is None else spec % v
-
-head = ["tick us", "timers/s", "adapter", "late p50 / p99 / p99.9 / max us",
-        "p99 in ticks", "p99 beyond a tick, us", "lost / early"]
-rows, problems = [], []
-for t in ticks:
-    for q in rates:
-        for ad in ("dpdk", "swtim"):
-            js = [load(t, q, ad, r) for r in range(1, rounds + 1)]
-            for r, j in enumerate(js, 1):
-                if j is None:
-                    problems.append("tick %s, %s/s, %s, round %d: no report"
-                                    % (t, q, ad, r))
-                elif j["result"] != "pass":
-                    problems.append("tick %s, %s/s, %s, round %d: %s"
-                                    % (t, q, ad, r, j["failure"]))
-            # Lost and early over every run; the figures from the runs
-            # that passed only (a failed run's are not the adapter's).
-            reported = [j for j in js if j is not None]
-            lost_early = "%d / %d" % (sum(j["lost"] for j in reported),
-                                      sum(j["early"] for j in reported))
-            js = [j for j in reported if j["result"] == "pass" and
-                  j["lateness_us"]["count"]]
-            if not js:
-                rows.append([str(int(t) / 1000), q, ad] + ["-"] * 3 +
-                            [lost_early])
-                continue
-            lt = lambda k: med([j["lateness_us"][k] for j in js])
-            tick_us = med([j["config"]["timer_tick_nsec_in_force"] / 1000.0
-                           for j in js])
-            p99 = lt("p99")
-            rows.append(["%g" % tick_us, q, "DPDK" if ad == "dpdk" else ad,
-                         "%s / %s / %s / %s" % (fmt(lt("p50"), "%.1f"),
-                                                fmt(p99, "%.1f"),
-                                                fmt(lt("p999"), "%.1f"),
-                                                fmt(lt("max"))),
-                         fmt(p99 / tick_us, "%.2f"),
-                         fmt(max(0.0, p99 - tick_us), "%.1f"),
-                         lost_early])
-
-print("Medians of %d round(s). Lateness: the timer's deadline (TSC before"
-      % rounds)
-print("its arm call plus its timeout) to the worker's dequeue. Both adapters")
-print("fire a timer at the first tick of theirs that starts at or after its")
-print("deadline, so up to one tick of lateness is the tick itself; what lies")
-print("beyond is the service's scan, the event device and the worker.")
-print()
-print("| " + " | ".join(head) + " |")
-print("|" + "|".join("---" for _ in head) + "|")
-for r in rows:
-    print("| " + " | ".join(str(c) for c in r) + " |")
-if problems:
-    print()
-    print("Runs that did not pass:")
-    for p in problems:
-        print("  " + p)
-    sys.exit(1)
-EOF
-table_rc=$?
-if [ "$failed" != 0 ] || [ "$table_rc" != 0 ]; then
-	exit 1
-fi
-exit 0
+# shellcheck disable=SC2086
+tev_report lateness --out "$out" --rounds "$rounds" --ticks $ticks \
+	--rates $rates
+tev_exit $?

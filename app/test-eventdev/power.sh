@@ -23,9 +23,7 @@ over wall time (and the share of time they were runnable, i.e. wanted a
 CPU), expiry lateness avg/p99/max and lost timers.
 
 Options:
-  -b, --bin PATH        swtim-test-eventdev (default: the newest one not
-                        built with sanitizers under build*/ of this
-                        repository)
+$(tev_usage_bin)
   -s, --sleeps LIST     max sleeps in us (default "0 100 500 1000")
   -l, --loads LIST      loads (default "idle low high bursty")
   -d, --duration S      seconds of each timed load (default 3)
@@ -38,10 +36,7 @@ Options:
       --eal "ARGS"      EAL arguments replacing the default 2-CPU layout
                         (no --file-prefix); lcore 1 must be the producer,
                         2 the worker, and one service lcore given
-  -o, --out DIR         keep the JSON reports and logs there (default: a
-                        new directory under /tmp)
-      --timeout S       give up on a run after S seconds (default 60)
-  -h, --help            this text
+$(tev_usage_common "$default_timeout")
 
 Default layout, for a machine with 2 CPUs (A and B, the first two this
 script may use): the service lcore (3) alone on B; the producer (1), the
@@ -53,11 +48,10 @@ load, so the worker has A nearly to itself.
 EOF
 }
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 # shellcheck source=app/test-eventdev/tev_lib.sh
-. "$here/tev_lib.sh"
-bin=""
+. "$(dirname "$0")/tev_lib.sh"
+# -b, --eal and -o (tev_option), --timeout (tev_prepare).
+bin="" eal="" out="" default_timeout=60
 sleeps="0 100 500 1000"
 loads="idle low high bursty"
 duration=3
@@ -66,13 +60,9 @@ low_rate=2000
 high_rate=1000000
 burst=50000
 period=500
-eal=""
-out=""
-run_timeout=60
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-b|--bin) tev_need_value "$1" $#; bin=$2; shift ;;
 	-s|--sleeps) tev_need_value "$1" $#; sleeps=$2; shift ;;
 	-l|--loads) tev_need_value "$1" $#; loads=$2; shift ;;
 	-d|--duration) tev_need_value "$1" $#; duration=$2; shift ;;
@@ -81,11 +71,7 @@ while [ $# -gt 0 ]; do
 	--high-rate) tev_need_value "$1" $#; high_rate=$2; shift ;;
 	--burst) tev_need_value "$1" $#; burst=$2; shift ;;
 	--period-ms) tev_need_value "$1" $#; period=$2; shift ;;
-	--eal) tev_need_value "$1" $#; eal=$2; shift ;;
-	-o|--out) tev_need_value "$1" $#; out=$2; shift ;;
-	--timeout) tev_need_value "$1" $#; run_timeout=$2; shift ;;
-	-h|--help) usage; exit 0 ;;
-	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	*) tev_option "$@"; shift ;;
 	esac
 	shift
 done
@@ -97,7 +83,6 @@ tev_need_number --high-rate "$high_rate" 0
 tev_need_numbers --sleeps "$sleeps" 0
 tev_need_number --burst "$burst"
 tev_need_number --period-ms "$period"
-tev_need_number --timeout "$run_timeout"
 
 for l in $loads; do
 	case "$l" in
@@ -106,11 +91,9 @@ for l in $loads; do
 	esac
 done
 
-bin=$(tev_require_bin "$root" "$bin" "$0") || exit 2
+tev_prepare power "$default_timeout"
 
 [ -n "$eal" ] || eal=$(tev_solo_service_eal)
-
-out=$(tev_out_dir "$out" power) || exit 1
 
 # The timers' maximum timeout: room above the timeout.
 max_tmo=$((expiry * 10))
@@ -139,115 +122,25 @@ echo "reports: $out"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-failed=0
 for l in $loads; do
 	for s in $sleeps; do
-		json="$out/$l-$s.json"
-		log="$out/$l-$s.log"
+		base="$out/$l-$s"
 		cmd="$bin $eal --file-prefix=swtim-pw-$$ -- --test=perf_queue"
 		cmd="$cmd --plcores=1 --wlcores=2 --stlist=a"
 		cmd="$cmd --prod_type_timerdev_burst --swtim-driver=wheel"
 		cmd="$cmd --pool_sz=$pool --expiry_nsec=$expiry"
 		cmd="$cmd --max_tmo_nsec=$max_tmo --duration-s=$duration"
 		cmd="$cmd $(load_args "$l") --max-sleep-us=$s"
-		cmd="$cmd --swtim-args=max_sleep_us=$s --verbose=0 --json=$json"
-		echo "$cmd" > "$log"
-		rm -f "$json"
+		cmd="$cmd --swtim-args=max_sleep_us=$s --verbose=0"
+		cmd="$cmd --json=$base.json"
 		# shellcheck disable=SC2086
-		tev_run "$run_timeout" "$log" $cmd
-		rc=$?
-		printf '%-7s max sleep %5s us: rc=%d\n' "$l" "$s" "$rc"
-		[ "$rc" != 0 ] && failed=$((failed + 1))
+		tev_run_case "$(printf '%-7s max sleep %5s us:' "$l" "$s")" \
+			"$base" $cmd
 	done
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 
-python3 - "$out" "$loads" "$sleeps" <<'EOF'
-import json, os, sys
-
-out, loads, sleeps = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
-
-def load(l, s):
-    try:
-        with open(os.path.join(out, "%s-%s.json" % (l, s))) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-def share(lcores, key):
-    v = [c.get(key) for c in lcores]
-    if not v or any(x is None for x in v):
-        return None
-    return 100.0 * sum(v)
-
-def pct(v):
-    return "-" if v is None else "%.0f" % v
-
-head = ["load"]
-for s in sleeps:
-    head += ["%s us: svc / wkr CPU %%" % s, "runnable %",
-             "late avg / p99 / max us", "lost"]
-rows, notes, problems = [], [], []
-for l in loads:
-    cells = [l]
-    for s in sleeps:
-        j = load(l, s)
-        if j is None:
-            cells += ["-"] * 4
-            problems.append("%s, max sleep %s: no report" % (l, s))
-            continue
-        if j["result"] != "pass":
-            # A failed run's figures are not the adapter's: its losses
-            # only, and the reason below the table.
-            problems.append("%s, max sleep %s: %s" % (l, s, j["failure"]))
-            cells += ["-"] * 3 + ["%d" % j["lost"]]
-            continue
-        workers = j["throughput"]["workers"]
-        svc = j["service_lcores"]
-        cells.append("%s / %s" % (pct(share(svc, "cpu_share")),
-                                  pct(share(workers, "cpu_share"))))
-        cells.append("%s / %s" % (pct(share(svc, "runnable_share")),
-                                  pct(share(workers, "runnable_share"))))
-        lt = j["lateness_us"]
-        if lt["count"]:
-            cells.append("%.0f / %.0f / %.0f" % (lt["avg"], lt["p99"],
-                                                lt["max"]))
-        else:
-            cells.append("-")
-        cells.append("%d" % j["lost"])
-        exp = j.get("load_expected", 0)
-        notes.append("%-7s %5s us: armed %8d%s, dup %d, early %d, worker"
-                     " slept %.2f s in %d naps, %.2f s run" % (
-                         l, s, j["armed"],
-                         " of %d" % exp if exp else "",
-                         j["duplicates"], j["early"],
-                         sum(w.get("sleep_s", 0) for w in workers),
-                         sum(w.get("sleeps", 0) for w in workers),
-                         j["run_s"]))
-    rows.append(cells)
-
-print("CPU %: thread CPU time (schedstat) / wall time; runnable %: CPU time")
-print("plus time waiting for a CPU / wall time, the share a thread would")
-print("use on a CPU of its own. svc = the adapter's service lcore, wkr = the")
-print("worker. Lateness: deadline to dequeue by the worker.")
-print()
-print("| " + " | ".join(head) + " |")
-print("|" + "|".join("---" for _ in head) + "|")
-for r in rows:
-    print("| " + " | ".join(r) + " |")
-print()
-for n in notes:
-    print("  " + n)
-if problems:
-    print()
-    print("Runs that did not pass:")
-    for p in problems:
-        print("  " + p)
-    sys.exit(1)
-EOF
-table_rc=$?
-if [ "$failed" != 0 ] || [ "$table_rc" != 0 ]; then
-	exit 1
-fi
-exit 0
+# shellcheck disable=SC2086
+tev_report power --out "$out" --loads $loads --sleeps $sleeps
+tev_exit $?

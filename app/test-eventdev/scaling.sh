@@ -29,9 +29,7 @@ Series:
          costs at a load one service lcore sustains
 
 Options:
-  -b, --bin PATH        swtim-test-eventdev (default: the newest one not
-                        built with sanitizers under build*/ of this
-                        repository)
+$(tev_usage_bin)
   -S, --svc "L1 L2 .."  EAL -S lists, one per row (default "7 7-8 7-10":
                         1, 2 and 4 service lcores)
       --eal "ARGS"      EAL arguments without -S and --file-prefix
@@ -52,11 +50,9 @@ Options:
       --one-port        swtim's adapter enqueues through one event port
                         (default: as many ports as service lcores,
                         --adapter-ports)
-  -o, --out DIR         keep the JSON reports and logs there
       --table-only      run nothing: print the tables of the reports that
                         an earlier run with the same options left in -o DIR
-      --timeout S       give up on a run after S seconds (default 60)
-  -h, --help            this text
+$(tev_usage_common "$default_timeout")
 
 Default layout, for a machine with 2 CPUs (A and B): the main lcore on A,
 lcores 1-10 floating over A and B: producers 1-4, workers 5-6, service
@@ -73,13 +69,11 @@ minutes on 2 CPUs.
 EOF
 }
 
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 # shellcheck source=app/test-eventdev/tev_lib.sh
-. "$here/tev_lib.sh"
-bin=""
+. "$(dirname "$0")/tev_lib.sh"
+# -b, --eal and -o (tev_option), --timeout (tev_prepare).
+bin="" eal="" out="" default_timeout=60
 svc_lists="7 7-8 7-10"
-eal=""
 plcores=1-4
 wlcores=5-6
 rounds=3
@@ -93,14 +87,10 @@ paced_sleep=50
 dpdk=1
 one_port=0
 table_only=0
-out=""
-run_timeout=60
 
 while [ $# -gt 0 ]; do
 	case "$1" in
-	-b|--bin) tev_need_value "$1" $#; bin=$2; shift ;;
 	-S|--svc) tev_need_value "$1" $#; svc_lists=$2; shift ;;
-	--eal) tev_need_value "$1" $#; eal=$2; shift ;;
 	--plcores) tev_need_value "$1" $#; plcores=$2; shift ;;
 	--wlcores) tev_need_value "$1" $#; wlcores=$2; shift ;;
 	-r|--rounds) tev_need_value "$1" $#; rounds=$2; shift ;;
@@ -114,10 +104,7 @@ while [ $# -gt 0 ]; do
 	--no-dpdk) dpdk=0 ;;
 	--one-port) one_port=1 ;;
 	--table-only) table_only=1 ;;
-	-o|--out) tev_need_value "$1" $#; out=$2; shift ;;
-	--timeout) tev_need_value "$1" $#; run_timeout=$2; shift ;;
-	-h|--help) usage; exit 0 ;;
-	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	*) tev_option "$@"; shift ;;
 	esac
 	shift
 done
@@ -128,11 +115,7 @@ tev_need_number --expiry-ns "$expiry"
 tev_need_number --pool "$pool"
 tev_need_number --paced-rate "$paced_rate"
 tev_need_number --paced-sleep-us "$paced_sleep" 0
-tev_need_number --timeout "$run_timeout"
-
-case "$rounds" in
-''|*[!0-9]*|0) echo "$0: --rounds: want a positive number" >&2; exit 2 ;;
-esac
+tev_need_number --rounds "$rounds"
 for s in $series; do
 	case "$s" in
 	full|paced) ;;
@@ -140,32 +123,28 @@ for s in $series; do
 	esac
 done
 
-bin=$(tev_require_bin "$root" "$bin" "$0") || exit 2
-
-if [ -z "$eal" ]; then
-	cpus=$(python3 -c 'import os
-c = sorted(os.sched_getaffinity(0))[:2]
-print(",".join(map(str, c)))')
-	first=${cpus%%,*}
-	eal="--no-huge -m 1024 --no-shconf --no-pci --vdev=event_dsw0"
-	eal="$eal --lcores=0@$first,(1-10)@($cpus)"
-fi
-
 if [ "$table_only" = 1 ] && [ -z "$out" ]; then
 	echo "$0: --table-only needs -o DIR" >&2
 	exit 2
 fi
-out=$(tev_out_dir "$out" scaling) || exit 1
+tev_prepare scaling "$default_timeout"
 
-# The row names: number of service lcores in each -S list.
+if [ -z "$eal" ]; then
+	cpus=$(tev_cpu_list)
+	first=${cpus%%[-,]*}
+	eal="--no-huge -m 1024 --no-shconf --no-pci --vdev=event_dsw0"
+	eal="$eal --lcores=0@$first,(1-10)@($cpus)"
+fi
+
+# The row names: number of service lcores in an -S list ("7", "7-10",
+# "7,9-10").
 nb_lcores() {
-	python3 -c '
-import sys
-n = 0
-for part in sys.argv[1].split(","):
-    a, _, b = part.partition("-")
-    n += int(b or a) - int(a) + 1
-print(n)' "$1"
+	local part n=0 IFS=,
+
+	for part in $1; do
+		n=$((n + ${part#*-} - ${part%-*} + 1))
+	done
+	echo "$n"
 }
 
 app="--test=perf_queue --plcores=$plcores --wlcores=$wlcores --stlist=a"
@@ -186,8 +165,12 @@ for l in $svc_lists; do
 	rows="$rows swtim:$l"
 done
 [ "$dpdk" = 1 ] && rows="$rows dpdk:${svc_lists%% *}"
+# The same rows for the table, each list replaced by its length.
+table_rows=""
+for row in $rows; do
+	table_rows="$table_rows ${row%%:*}:$(nb_lcores "${row#*:}")"
+done
 
-failed=0
 if [ "$table_only" = 0 ]; then
 echo "swtim-test-eventdev: $bin"
 echo "EAL: $eal -S <list>"
@@ -216,8 +199,6 @@ for r in $(seq 1 "$rounds"); do
 		list=${row#*:}
 		n=$(nb_lcores "$list")
 		name="$se-$ad-$n-r$r"
-		json="$out/$name.json"
-		log="$out/$name.log"
 		extra="--adapter=$ad $(series_args "$se" "$ad")"
 		if [ "$ad" = swtim ]; then
 			extra="$extra --swtim-driver=wheel --adapter-service-lcores=all"
@@ -225,18 +206,10 @@ for r in $(seq 1 "$rounds"); do
 			# enqueue in parallel (--one-port: all share one).
 			[ "$one_port" = 1 ] || extra="$extra --adapter-ports=$n"
 		fi
-		cmd="$bin $eal -S $list --file-prefix=swtim-sc-$$ -- $app $extra --json=$json"
-		echo "$cmd" > "$log"
-		rm -f "$json"
-		start=$(date +%s.%N)
+		cmd="$bin $eal -S $list --file-prefix=swtim-sc-$$ -- $app $extra --json=$out/$name.json"
 		# shellcheck disable=SC2086
-		tev_run "$run_timeout" "$log" $cmd
-		rc=$?
-		end=$(date +%s.%N)
-		printf 'round %d %-5s %-5s %d service lcore(s): rc=%d %5.1f s\n' \
-			"$r" "$se" "$ad" "$n" "$rc" \
-			"$(python3 -c "print($end - $start)")"
-		[ "$rc" != 0 ] && failed=$((failed + 1))
+		tev_run_case --timed "$(printf 'round %d %-5s %-5s %d service lcore(s):' \
+			"$r" "$se" "$ad" "$n")" "$out/$name" $cmd
 	done
 	done
 done
@@ -251,112 +224,9 @@ if [ "$se" = full ]; then
 else
 	echo "Series paced: $paced_rate timers/s per producer, workers and service sleep up to $paced_sleep us when idle."
 fi
-python3 - "$out" "$rounds" "$se" $rows <<'EOF' || table_rc=1
-import json, os, statistics, sys
-
-out, rounds, series, rows = (sys.argv[1], int(sys.argv[2]), sys.argv[3],
-                             sys.argv[4:])
-
-def nb(lst):
-    n = 0
-    for part in lst.split(","):
-        a, _, b = part.partition("-")
-        n += int(b or a) - int(a) + 1
-    return n
-
-def med(v):
-    v = [x for x in v if x is not None]
-    return statistics.median(v) if v else None
-
-def fmt(v, d=0):
-    return "-" if v is None else ("%." + str(d) + "f") % v
-
-head = ["adapter", "service lcores", "Mpps at workers (min-max)",
-        "service CPU % (runnable %)", "M expiries / service CPU-s",
-        "late p50 / p99 us", "arm ns / timer", "device refusals / expiry",
-        "lost / dup / early"]
-table, problems = [], []
-for row in rows:
-    ad, lst = row.split(":")
-    n = nb(lst)
-    runs = []
-    for r in range(1, rounds + 1):
-        p = os.path.join(out, "%s-%s-%d-r%d.json" % (series, ad, n, r))
-        try:
-            with open(p) as f:
-                j = json.load(f)
-        except (OSError, ValueError):
-            problems.append("%s, %d service lcore(s), round %d: no report"
-                            % (ad, n, r))
-            continue
-        if j["result"] != "pass":
-            problems.append("%s, %d service lcore(s), round %d: %s"
-                            % (ad, n, r, j["failure"]))
-        runs.append(j)
-    # Lost, duplicate and early over every run; the figures from the
-    # runs that passed only (a failed run's are not the adapter's).
-    lost = sum(j["lost"] for j in runs)
-    dup = sum(j["duplicates"] for j in runs)
-    early = sum(j["early"] for j in runs)
-    runs = [j for j in runs if j["result"] == "pass"]
-    if not runs:
-        table.append([ad, str(n)] + ["-"] * (len(head) - 3) +
-                     ["%d / %d / %d" % (lost, dup, early)])
-        continue
-    mpps = [j["throughput"]["total_mpps"] for j in runs]
-    cpu, runnable, eff, l50, l99, refus, arm = [], [], [], [], [], [], []
-    for j in runs:
-        svc = j["service_lcores"]
-        c = sum(s["cpu_s"] or 0 for s in svc)
-        w = max(s["wall_s"] for s in svc) if svc else 0
-        rn = [s.get("runnable_share") for s in svc]
-        exp = sum(s["ev_enq_count"] for s in j["adapter_stats"])
-        retry = sum(s["evtim_retry_count"] for s in j["adapter_stats"])
-        cpu.append(100.0 * c / w if w else None)
-        runnable.append(100.0 * sum(rn) if rn and None not in rn else None)
-        eff.append(exp / c / 1e6 if c else None)
-        l50.append(j["lateness_us"]["p50"])
-        l99.append(j["lateness_us"]["p99"])
-        refus.append(retry / exp if exp else None)
-        arm.append(j["arm_latency_ns"]["avg"])
-    ports = runs[0]["config"].get("adapter_ports", 1)
-    table.append([
-        ("swtim" if ad == "swtim" else "DPDK") +
-        (" (%d ports)" % ports if ports > 1 else ""),
-        str(n),
-        "%s (%s-%s)" % (fmt(med(mpps), 2), fmt(min(mpps), 2),
-                        fmt(max(mpps), 2)),
-        "%s (%s)" % (fmt(med(cpu)), fmt(med(runnable))),
-        fmt(med(eff), 2),
-        "%s / %s" % (fmt(med(l50)), fmt(med(l99))),
-        fmt(med(arm)),
-        fmt(med(refus), 2),
-        "%d / %d / %d" % (lost, dup, early),
-    ])
-
-print("Medians of %d round(s). Mpps: expiry events dequeued per second by"
-      " the workers, steady part. Service CPU %%: the service lcores' CPU"
-      " time from the OS over wall time, summed (100 = one CPU); runnable:"
-      " plus the time they waited for a CPU. Expiries per service CPU-"
-      "second: events the adapter enqueued / that CPU time. Device"
-      " refusals: expiry events the device refused at first (retried)"
-      " per expiry. Arm ns: per timer, arm calls' time / timers armed."
-      % rounds)
-print()
-print("| " + " | ".join(head) + " |")
-print("|" + "|".join("---" for _ in head) + "|")
-for t in table:
-    print("| " + " | ".join(t) + " |")
-if problems:
-    print()
-    print("Runs that did not pass:")
-    for p in problems:
-        print("  " + p)
-    sys.exit(1)
-EOF
+# shellcheck disable=SC2086
+tev_report scaling --out "$out" --rounds "$rounds" --series "$se" \
+	--rows $table_rows || table_rc=1
 echo
 done
-if [ "$failed" != 0 ] || [ "$table_rc" != 0 ]; then
-	exit 1
-fi
-exit 0
+tev_exit "$table_rc"

@@ -3,20 +3,41 @@
 # Copyright(c) 2026 The swtim authors
 #
 # Shell functions shared by compare.sh, lateness.sh, power.sh and
-# scaling.sh.
-# Source it; it defines functions only.
+# scaling.sh, and the CPU pick (tev_cpus) that scripts/lib.sh takes from
+# here too. Source it; it defines functions and their two variables
+# only: tev_timeout (--timeout) and tev_failed (the count of failed
+# runs).
+#
+# They also set the script's variables of the options every script has
+# (bin, eal, out), so that no script passes them at every call, and call
+# the script's usage (its --help).
 
-# tev_find_bin ROOT: print the newest swtim-test-eventdev under
-# ROOT/build*/ that is not instrumented (ASan/UBSan builds measure the
-# sanitizers), or nothing.
+# tev_dir: the folder of this file, where tev_report.py lies too: the
+# repository's app/test-eventdev/ or wherever the scripts were copied
+# (scripts/bundle.sh). Inside a function, BASH_SOURCE[0] is the file that
+# defined it.
+tev_dir() (
+	cd "$(dirname "${BASH_SOURCE[0]}")" && pwd
+)
+
+# tev_report TABLE OPTION...: print a script's table (tev_report.py).
+tev_report() {
+	python3 "$(tev_dir)/tev_report.py" "$@"
+}
+
+# tev_find_bin: print the newest swtim-test-eventdev under build*/ of the
+# repository this file is in, or under bin/ of the bundle it is in
+# (scripts/bundle.sh), that is not instrumented (ASan/UBSan builds
+# measure the sanitizers), or nothing.
 tev_find_bin() {
-	local b
+	local root b
 
+	root=$(cd "$(tev_dir)/../.." && pwd) || return 0
 	# Newest first: only ls sorts by time. Build folder names here have
 	# no spaces (build, build-release, build-asan, ...).
 	# shellcheck disable=SC2045
-	for b in $(ls -t "$1"/build*/app/test-eventdev/swtim-test-eventdev \
-			2>/dev/null); do
+	for b in $(ls -t "$root"/build*/app/test-eventdev/swtim-test-eventdev \
+			"$root"/bin/swtim-test-eventdev 2>/dev/null); do
 		if ! ldd "$b" 2>/dev/null | grep -q -e libasan -e libubsan; then
 			echo "$b"
 			return 0
@@ -24,25 +45,46 @@ tev_find_bin() {
 	done
 }
 
-# tev_require_bin ROOT BIN SCRIPT: print BIN, or if empty the newest
-# swtim-test-eventdev under ROOT; exit 2 with a message if there is none.
-tev_require_bin() {
-	local bin=$2
-
-	[ -n "$bin" ] || bin=$(tev_find_bin "$1")
+# tev_prepare NAME TIMEOUT: check the options every script has and fill
+# in their defaults: tev_timeout, TIMEOUT seconds; bin, the newest
+# build's (exit 2 if there is none); out, a new /tmp/swtim-NAME.*
+# (created either way).
+tev_timeout=""
+tev_prepare() {
+	[ -n "$tev_timeout" ] || tev_timeout=$2
+	tev_need_number --timeout "$tev_timeout"
+	[ -n "$bin" ] || bin=$(tev_find_bin)
 	if [ -z "$bin" ] || [ ! -x "$bin" ]; then
-		echo "$3: no swtim-test-eventdev found; build it or give --bin" >&2
+		echo "$0: no swtim-test-eventdev found; build it or give --bin" >&2
 		exit 2
 	fi
-	echo "$bin"
+	[ -n "$out" ] || out=$(mktemp -d "/tmp/swtim-$1.XXXXXX") || exit 1
+	mkdir -p "$out" || exit 1
 }
 
-# tev_cpus: the first two CPUs this script may run on, "A B" (A twice on
-# a machine with one).
+# tev_cpus: the first two CPUs this process may run on (its scheduler
+# affinity, which a container's or taskset's limits narrow), "A B"; A
+# twice on a machine with one. The one place that picks them, for the
+# scripts here and for scripts/lib.sh.
 tev_cpus() {
 	python3 -c 'import os
 c = sorted(os.sched_getaffinity(0))[:2]
 print(c[0], c[-1])'
+}
+
+# tev_cpu_list: the same CPUs as an EAL CPU set: "A-B" when they are
+# next to each other, else "A,B", or "A" alone.
+tev_cpu_list() {
+	local a b
+
+	read -r a b < <(tev_cpus) || return 1
+	if [ "$a" = "$b" ]; then
+		echo "$a"
+	elif [ "$b" = $((a + 1)) ]; then
+		echo "$a-$b"
+	else
+		echo "$a,$b"
+	fi
 }
 
 # tev_solo_service_eal: EAL arguments giving service lcore 3 a CPU of its
@@ -53,15 +95,6 @@ tev_solo_service_eal() {
 	read -r a b < <(tev_cpus)
 	echo "--no-huge -m 1024 --no-shconf --no-pci --vdev=event_dsw0" \
 		"--lcores=0@$a,1@$a,2@$a,3@$b -S 3"
-}
-
-# tev_out_dir DIR NAME: print DIR, created, or a new /tmp/swtim-NAME.*.
-tev_out_dir() {
-	local out=$1
-
-	[ -n "$out" ] || out=$(mktemp -d "/tmp/swtim-$2.XXXXXX") || exit 1
-	mkdir -p "$out" || exit 1
-	echo "$out"
 }
 
 # tev_run SECONDS LOG CMD...: run CMD, its output appended to LOG, killed
@@ -81,6 +114,88 @@ tev_run() {
 	rc=$?
 	trap - INT TERM
 	return "$rc"
+}
+
+# tev_run_case [--timed] LABEL BASE CMD...: run CMD (tev_run, for at
+# most tev_timeout seconds) with its command line and output in
+# BASE.log, BASE.json removed first, then print "LABEL rc=N" (and with
+# --timed the seconds it took). A run that failed counts in tev_failed;
+# one that could not start (exit status 126 or 127: the binary or a
+# shared library it needs missing, say) has its reason printed, the
+# loader's words.
+tev_failed=0
+tev_run_case() {
+	local timed=0 label base start rc
+
+	if [ "$1" = --timed ]; then
+		timed=1
+		shift
+	fi
+	label=$1 base=$2
+	shift 2
+	echo "$*" > "$base.log"
+	rm -f "$base.json"
+	start=$(date +%s.%N)
+	tev_run "$tev_timeout" "$base.log" "$@"
+	rc=$?
+	if [ "$timed" = 1 ]; then
+		printf '%s rc=%d %5.1f s\n' "$label" "$rc" \
+			"$(python3 -c "print($(date +%s.%N) - $start)")"
+	else
+		printf '%s rc=%d\n' "$label" "$rc"
+	fi
+	[ "$rc" = 0 ] || tev_failed=$((tev_failed + 1))
+	if [ "$rc" = 126 ] || [ "$rc" = 127 ]; then
+		# The first line is the command line written above; then
+		# timeout's or the loader's message.
+		sed -n '2,4s/^/  could not start: /p' "$base.log"
+	fi
+}
+
+# tev_exit TABLE_RC: the script's exit status: 1 if a run failed or the
+# table found problems (TABLE_RC not 0), else 0.
+tev_exit() {
+	if [ "$tev_failed" != 0 ] || [ "$1" != 0 ]; then
+		exit 1
+	fi
+	exit 0
+}
+
+# tev_usage_bin and tev_usage_common TIMEOUT: the --help lines of the
+# options every script has (-b first; -o, --timeout, whose default is
+# TIMEOUT, and -h last).
+tev_usage_bin() {
+	cat <<EOF
+  -b, --bin PATH        swtim-test-eventdev (default: the newest one not
+                        built with sanitizers under build*/ of this
+                        repository; in a bundle, its bin/)
+EOF
+}
+
+tev_usage_common() {
+	cat <<EOF
+  -o, --out DIR         keep the JSON reports and logs there (default: a
+                        new directory under /tmp)
+      --timeout S       give up on a run after S seconds (default $1)
+  -h, --help            this text
+EOF
+}
+
+# tev_option OPTION [VALUE]: take OPTION if every script has it: -b,
+# --eal, -o or --timeout into bin, eal, out or tev_timeout (those take a
+# value: shift it too), -h (the script's usage, exit 0); else exit 2 with
+# a message and the usage.
+# eal is read by the script only.
+# shellcheck disable=SC2034
+tev_option() {
+	case "$1" in
+	-b|--bin) tev_need_value "$1" $#; bin=$2 ;;
+	--eal) tev_need_value "$1" $#; eal=$2 ;;
+	-o|--out) tev_need_value "$1" $#; out=$2 ;;
+	--timeout) tev_need_value "$1" $#; tev_timeout=$2 ;;
+	-h|--help) usage; exit 0 ;;
+	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	esac
 }
 
 # tev_need_value OPTION ARGC: exit 2 with a message when OPTION, which
