@@ -42,7 +42,7 @@ swtim_base_init(struct swtim_base *base, struct swtim_adapter *adapter,
 	base->tick_cycles = p->tick_cycles;
 	base->tick_div = rte_reciprocal_value_u64(base->tick_cycles);
 	base->start_cycles = rte_get_timer_cycles();
-	base->budget.limit = p->conf.nb_timers;
+	swtim_budget_init(&base->budget, p->conf.nb_timers);
 	swtim_poll_set_init(&base->polled);
 	return swtim_idle_init(&base->idle, args);
 }
@@ -59,8 +59,49 @@ swtim_base_lanes_set(struct swtim_base *base, struct swtim_lane *first,
 		struct swtim_lane *lane = swtim_base_lane(base, i);
 
 		memset(lane, 0, sizeof(*lane));
+		rte_spinlock_init(&lane->lock);
 		lane->id = i;
 	}
+}
+
+uint32_t
+swtim_base_budget_reclaim(struct swtim_base *base, uint32_t want)
+{
+	struct swtim_budget *b = &base->budget;
+	uint64_t held = 0;
+	uint32_t got;
+	unsigned int i;
+
+	/* With every lock held no credit moves: what is not in avail now
+	 * is outstanding. */
+	for (i = 0; i < SWTIM_LANES_MAX; i++)
+		rte_spinlock_lock(&swtim_base_lane(base, i)->lock);
+	for (i = 0; i < SWTIM_LANES_MAX; i++) {
+		struct swtim_lane *lane = swtim_base_lane(base, i);
+
+		held += lane->credit;
+		lane->credit = 0;
+	}
+	swtim_budget_give(b, held);
+	got = swtim_budget_take_avail(b, want);
+	for (i = SWTIM_LANES_MAX; i-- > 0;)
+		rte_spinlock_unlock(&swtim_base_lane(base, i)->lock);
+	return got;
+}
+
+uint64_t
+swtim_base_outstanding_hint(const struct swtim_base *base)
+{
+	uint32_t i, nb_polled = swtim_poll_set_count(&base->polled);
+	int64_t free = __atomic_load_n(&base->budget.avail, __ATOMIC_RELAXED);
+
+	for (i = 0; i < nb_polled; i++)
+		free += __atomic_load_n(
+			&swtim_base_lane(base, base->polled.ids[i])->credit,
+			__ATOMIC_RELAXED);
+	return free <= 0 ? base->budget.limit :
+		base->budget.limit - RTE_MIN((uint64_t)free,
+					     base->budget.limit);
 }
 
 int

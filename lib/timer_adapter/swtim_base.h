@@ -212,6 +212,35 @@ void swtim_base_lanes_set(struct swtim_base *base, struct swtim_lane *first,
 			  size_t stride);
 
 /**
+ * Reclaim every lane's credit and take up to want slots from the whole:
+ * for an arm that found neither credit nor avail, before it refuses.
+ * Takes every lane's lock, in lane order, so call it holding none (the
+ * arming lane's dropped); that order is why no other path holds two.
+ *
+ * @param base
+ *   The base.
+ * @param want
+ *   Slots wanted.
+ * @return
+ *   Slots taken (counted as outstanding, not credit): fewer than want
+ *   only if exactly nb_timers are outstanding now.
+ */
+uint32_t swtim_base_budget_reclaim(struct swtim_base *base, uint32_t want);
+
+/**
+ * About how many timers are outstanding, read without locks: for a
+ * driver's next deadline, which must not say "nothing armed" while
+ * something is; lanes not in the poll set are not read, so their credit
+ * only makes the answer larger.
+ *
+ * @param base
+ *   The base.
+ * @return
+ *   nb_timers less the slots seen free.
+ */
+uint64_t swtim_base_outstanding_hint(const struct swtim_base *base);
+
+/**
  * Register the adapter's service, named "swtim_<short_name>_<adapter
  * id>", last in a driver's init.
  *

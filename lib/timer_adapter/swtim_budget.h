@@ -7,75 +7,120 @@
 
 /**
  * @file
- * The nb_timers budget drivers share: how many timers are armed and not
- * yet cancelled or handed to the event device. Exactly nb_timers can be
- * taken at once, whatever object caches hold, because the budget, not the
- * object pool, decides ENOSPC.
+ * The nb_timers budget: how many timers may be armed and not yet
+ * cancelled or handed to the event device. Exactly nb_timers can be
+ * outstanding at once, whatever the lanes hold.
+ *
+ * A counter that every arm and cancel wrote was the one cache line all
+ * producer lcores shared: with a second producer a single arm cost 2.6
+ * times as much, a single cancel 5.6 times. So the slots are spread:
+ *
+ * - each lane holds credit (struct swtim_lane), slots it may arm with,
+ *   changed only under the lane's lock, which the wheel's arm and cancel
+ *   hold anyway: an arm takes from its lane's credit, a cancel gives to
+ *   the credit of the lane it holds;
+ * - the rest is in avail, shared: a lane whose credit runs out takes
+ *   SWTIM_BUDGET_BATCH (or what is left) at once, and one whose credit
+ *   grows past twice that gives the excess back; the service gives the
+ *   slots of delivered one-shot timers back to avail, once per enqueue;
+ * - an arm that finds neither credit nor avail reclaims before it
+ *   refuses: with every lane's lock held (so no credit moves) it takes
+ *   all credit back into avail and takes from that. A refusal therefore
+ *   means that at that moment nothing was left anywhere: exactly
+ *   nb_timers were outstanding.
+ *
+ * limit == avail + every lane's credit + the timers outstanding, except
+ * while a flush has given back the slots of events the device then
+ * refused (swtim_evbuf_flush()), which it takes back at once: avail may
+ * then be below zero for a moment.
  */
 
 #include <stdint.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
+
+#include "swtim_lane.h"
+
+/*
+ * Slots a lane takes from avail at once, and half the credit it keeps at
+ * most: one shared write per 32 arms (an arm burst's usual size). More
+ * saves little and leaves more slots where other lanes cannot see them
+ * without a reclaim; fewer brings the shared writes back.
+ */
+#define SWTIM_BUDGET_BATCH 32
 
 /** The budget. */
 struct swtim_budget {
 	/** Timers that may be outstanding at once. */
 	uint64_t limit;
-	/** Timers outstanding now. */
-	uint64_t used __rte_cache_aligned;
+	/** Slots neither outstanding nor held by a lane. */
+	int64_t avail __rte_cache_aligned;
 };
 
 /**
- * Take up to want slots.
- *
- * A compare-and-swap loop rather than add-then-undo, so that a burst that
- * overflows never makes a concurrent arm see a full adapter that is not.
+ * Set the budget up: all nb_timers slots in avail.
  *
  * @param b
  *   The budget.
- * @param want
- *   Slots wanted.
- * @return
- *   Slots taken, from 0 to want.
+ * @param limit
+ *   nb_timers.
  */
-static inline uint16_t
-swtim_budget_take(struct swtim_budget *b, uint16_t want)
+static inline void
+swtim_budget_init(struct swtim_budget *b, uint64_t limit)
 {
-	uint64_t cur = __atomic_load_n(&b->used, __ATOMIC_RELAXED);
-	uint64_t n;
-
-	do {
-		/* used can exceed limit for a moment: see swtim_budget_retake */
-		n = cur >= b->limit ? 0 : RTE_MIN((uint64_t)want, b->limit - cur);
-		if (n == 0)
-			return 0;
-	} while (!__atomic_compare_exchange_n(&b->used, &cur, cur + n, true,
-					      __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
-	return n;
+	b->limit = limit;
+	b->avail = (int64_t)RTE_MIN(limit, (uint64_t)INT64_MAX);
 }
 
 /**
- * Give slots back.
+ * Take up to n slots from avail, never taking it below zero.
  *
  * @param b
  *   The budget.
  * @param n
- *   Slots to give back.
+ *   Slots wanted.
+ * @return
+ *   Slots taken.
+ */
+static inline uint64_t
+swtim_budget_take_avail(struct swtim_budget *b, uint64_t n)
+{
+	int64_t cur = __atomic_load_n(&b->avail, __ATOMIC_RELAXED);
+	uint64_t got;
+
+	do {
+		if (cur <= 0)
+			return 0;
+		got = RTE_MIN(n, (uint64_t)cur);
+	} while (!__atomic_compare_exchange_n(&b->avail, &cur,
+					      cur - (int64_t)got, true,
+					      __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return got;
+}
+
+/**
+ * Give n slots back to avail (the service's delivered timers, a lane's
+ * excess credit).
+ *
+ * @param b
+ *   The budget.
+ * @param n
+ *   Slots.
  */
 static inline void
 swtim_budget_give(struct swtim_budget *b, uint64_t n)
 {
 	if (n != 0)
-		__atomic_fetch_sub(&b->used, n, __ATOMIC_RELEASE);
+		__atomic_fetch_add(&b->avail, (int64_t)n, __ATOMIC_RELEASE);
 }
 
 /**
- * Take slots back unconditionally, even past the limit.
- *
- * For expiry events the device refused after their slots were given back
- * ahead of the enqueue (see swtim_evbuf_flush()). Arms see a full budget
- * until the events are accepted.
+ * Take slots back unconditionally, even below zero: for expiry events the
+ * device refused after their slots were given back ahead of the enqueue
+ * (see swtim_evbuf_flush()). Arms see a full budget until the events are
+ * accepted.
  *
  * @param b
  *   The budget.
@@ -86,7 +131,59 @@ static inline void
 swtim_budget_retake(struct swtim_budget *b, uint64_t n)
 {
 	if (n != 0)
-		__atomic_fetch_add(&b->used, n, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&b->avail, (int64_t)n, __ATOMIC_RELAXED);
+}
+
+/**
+ * Take up to want slots for an arm on lane, with the lane's lock held:
+ * from its credit, refilled from avail when short. Returns fewer only
+ * when avail is empty too; the caller then drops the lock and calls
+ * swtim_base_budget_reclaim() before it refuses.
+ *
+ * @param b
+ *   The budget.
+ * @param lane
+ *   The arming lane, locked.
+ * @param want
+ *   Slots wanted.
+ * @return
+ *   Slots taken, from 0 to want.
+ */
+static __rte_always_inline uint32_t
+swtim_credit_take(struct swtim_budget *b, struct swtim_lane *lane,
+		  uint32_t want)
+{
+	uint32_t n;
+
+	if (unlikely(lane->credit < want))
+		lane->credit += swtim_budget_take_avail(b,
+				want - lane->credit + SWTIM_BUDGET_BATCH);
+	n = RTE_MIN(want, lane->credit);
+	lane->credit -= n;
+	return n;
+}
+
+/**
+ * Give n slots to lane's credit (a cancel, an arm that took more than it
+ * armed), with the lane's lock held; credit beyond twice
+ * SWTIM_BUDGET_BATCH goes back to avail.
+ *
+ * @param b
+ *   The budget.
+ * @param lane
+ *   The lane, locked.
+ * @param n
+ *   Slots.
+ */
+static __rte_always_inline void
+swtim_credit_give(struct swtim_budget *b, struct swtim_lane *lane,
+		  uint32_t n)
+{
+	lane->credit += n;
+	if (unlikely(lane->credit > 2 * SWTIM_BUDGET_BATCH)) {
+		swtim_budget_give(b, lane->credit - SWTIM_BUDGET_BATCH);
+		lane->credit = SWTIM_BUDGET_BATCH;
+	}
 }
 
 #endif /* SWTIM_BUDGET_H */

@@ -10,6 +10,7 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
+#include "swtim_budget.h"
 #include "swtim_evbuf.h"
 #include "swtim_log.h"
 

@@ -23,8 +23,9 @@
 #include <rte_branch_prediction.h>
 #include <rte_eventdev.h>
 
-#include "swtim_budget.h"
 #include "swtim_port.h"
+
+struct swtim_budget;
 
 /** Events the buffer starts with at least. */
 #define SWTIM_EVBUF_MIN 1024

@@ -12,6 +12,13 @@
  * wheel, a librte_timer skiplist); the store and what the service keeps
  * for it form the lane. This header is the part every driver shares:
  *
+ * - the lock, held by whoever changes the store (the lcore arming into
+ *   it, a cancel, the service taking due timers off it; the wheel takes
+ *   it for all of these, the skiplist, whose lists librte_timer locks
+ *   itself, only for the credit), and the credit it guards: budget slots
+ *   (swtim_budget.h) the lane holds for its next arms, so that an arm
+ *   counts against nb_timers without writing a cache line that other
+ *   lcores write;
  * - the claim: one service run at a time works on a lane (it expires the
  *   store's due timers and enqueues their events), taken by exchange, so
  *   that several service lcores split the lanes between them without
@@ -23,14 +30,16 @@
  *
  * A driver embeds a struct swtim_lane in its per-lcore store and the
  * lanes' adapter (swtim_base.h) finds it by index. Lane i is lcore i's;
- * threads without an lcore id share lane SWTIM_LANE_NON_EAL, whose store
- * the driver guards with a lock like any other.
+ * threads without an lcore id share lane SWTIM_LANE_NON_EAL, whose lock
+ * makes that safe.
  */
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_common.h>
 #include <rte_lcore.h>
+#include <rte_spinlock.h>
 
 #include "swtim_evbuf.h"
 #include "swtim_lane_stats.h"
@@ -45,12 +54,20 @@
 /** Lanes of an adapter: one per lcore id. */
 #define SWTIM_LANES_MAX RTE_MAX_LCORE
 
-/** What every lane has. */
+/**
+ * What every lane has: on one cache line what the producer writes, on
+ * the next ones what the service writes, so that neither writes a line
+ * the other works on unless it works on the other's side.
+ */
 struct swtim_lane {
-	/** 1 while a service run (or a cancel) holds the lane. */
-	uint32_t claimed;
+	/** Guards the store (as the driver says) and credit. */
+	rte_spinlock_t lock;
+	/** Budget slots held for this lane's next arms (under lock). */
+	uint32_t credit;
 	/** The lane's index, its lcore id. */
 	uint16_t id;
+	/** 1 while a service run (or a cancel) holds the lane. */
+	uint32_t claimed __rte_cache_aligned;
 	/** Expiry events of this lane waiting for the device, in order. */
 	struct swtim_evbuf evbuf;
 	/** Counters, written by the claim's holder. */

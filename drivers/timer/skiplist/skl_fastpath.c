@@ -39,13 +39,19 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 {
 	struct skl_adapter *skl = skl_of(adapter);
 	unsigned int lcore = swtim_lane_of_caller();
+	struct swtim_lane *lane = &skl->lists[lcore].lane;
 	struct skl_timer *objs[SKL_ARM_CHUNK];
 	const uint16_t home = skl_recycler_owner();
 	uint16_t budget, done = 0, chunk, got, i;
 	uint64_t now = 0;
 
 	swtim_poll_set_join(&skl->base.polled, lcore);
-	budget = swtim_budget_take(&skl->base.budget, nb);
+	/* librte_timer locks the list; the lane's lock guards the credit. */
+	rte_spinlock_lock(&lane->lock);
+	budget = swtim_credit_take(&skl->base.budget, lane, nb);
+	rte_spinlock_unlock(&lane->lock);
+	if (unlikely(budget < nb))
+		budget += swtim_base_budget_reclaim(&skl->base, nb - budget);
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, SKL_ARM_CHUNK);
 		/* There are nb_timers objects plus every cache's worth. */
@@ -104,7 +110,12 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 			break;	/* cannot happen: the budget bounds objects */
 	}
 	if (done < nb) {
-		swtim_budget_give(&skl->base.budget, budget - done);
+		if (unlikely(done < budget)) {
+			rte_spinlock_lock(&lane->lock);
+			swtim_credit_give(&skl->base.budget, lane,
+					  budget - done);
+			rte_spinlock_unlock(&lane->lock);
+		}
 		rte_errno = ENOSPC;
 	}
 	return done;
@@ -229,7 +240,15 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 		else
 			skl_recycler_put_remote(skl->recycler, t->home,
 						  (void **)&t, 1);
-		swtim_budget_give(&skl->base.budget, 1);
+	}
+	/* To the canceller's credit: it is likely to arm next. */
+	if (i != 0) {
+		struct swtim_lane *lane =
+			&skl->lists[swtim_lane_of_caller()].lane;
+
+		rte_spinlock_lock(&lane->lock);
+		swtim_credit_give(&skl->base.budget, lane, i);
+		rte_spinlock_unlock(&lane->lock);
 	}
 	return i;
 }

@@ -220,7 +220,7 @@ skl_lane_next_deadline(const struct swtim_base *base,
 	const struct skl_list *list =
 		container_of(lane, const struct skl_list, lane);
 
-	if (__atomic_load_n(&base->budget.used, __ATOMIC_RELAXED) == 0)
+	if (swtim_base_outstanding_hint(base) == 0)
 		return UINT64_MAX;
 	return __atomic_load_n(&list->next_scan, __ATOMIC_RELAXED);
 }

@@ -6,8 +6,8 @@
  * Fast path of the wheel driver: arm, cancel and remaining ticks. The
  * generic layer has checked every argument.
  *
- * An arm burst takes its budget with one atomic and the lock of the
- * caller's own wheel once; converting the time to ticks is a multiply and
+ * An arm burst takes the lock of the caller's own wheel once, and its
+ * budget from that lane's credit under it (swtim_budget.h); converting the time to ticks is a multiply and
  * a shift (rte_reciprocal), and linking a timer is a count-leading-zeros
  * and a few stores, to the timer and to its slot's top block.
  */
@@ -58,9 +58,6 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	uint64_t now_tick, tmo_expiry, cur;
 
 	swtim_poll_set_join(&whl->base.polled, wheel_id);
-	budget = swtim_budget_take(&whl->base.budget, nb);
-	if (unlikely(budget == 0))
-		goto out;
 	/*
 	 * Timers are due from the first tick that starts after now, so a
 	 * timer armed late in a tick still gets its whole timeout.
@@ -68,7 +65,14 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	now_tick = swtim_base_tick_after(&whl->base, rte_get_timer_cycles());
 	tmo_expiry = whl_expiry_of(now_tick, tmo_ticks);
 
-	rte_spinlock_lock(&w->lock);
+	rte_spinlock_lock(&w->lane.lock);
+	budget = swtim_credit_take(&whl->base.budget, &w->lane, nb);
+	if (unlikely(budget < nb)) {
+		/* Neither credit nor avail: gather every lane's first. */
+		rte_spinlock_unlock(&w->lane.lock);
+		budget += swtim_base_budget_reclaim(&whl->base, nb - budget);
+		rte_spinlock_lock(&w->lane.lock);
+	}
 	/*
 	 * An empty wheel is not scanned, so its clock stays where the last
 	 * expiry left it; placed against a stale clock, these timers would
@@ -107,12 +111,10 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 		w->nb_armed += chunk;
 		done += chunk;
 	}
-	rte_spinlock_unlock(&w->lock);
-out:
-	if (unlikely(done < nb)) {
-		swtim_budget_give(&whl->base.budget, budget - done);
+	rte_spinlock_unlock(&w->lane.lock);
+	/* Every timer the budget let through was armed. */
+	if (unlikely(done < nb))
 		rte_errno = ENOSPC;
-	}
 	return done;
 }
 
@@ -164,8 +166,8 @@ whl_lock_named(struct whl_adapter *whl, const struct rte_event_timer *evtim,
 			return EINVAL;
 		if (w != *held) {
 			if (*held != NULL)
-				rte_spinlock_unlock(&(*held)->lock);
-			rte_spinlock_lock(&w->lock);
+				rte_spinlock_unlock(&(*held)->lane.lock);
+			rte_spinlock_lock(&w->lane.lock);
 			*held = w;
 		}
 		if (likely(whl_wheel_named(whl, evtim) == w))
@@ -251,10 +253,12 @@ whl_cancel_burst(const struct swtim_adapter *adapter,
 		}
 		__atomic_store_n(&evtims[i]->state, RTE_EVENT_TIMER_CANCELED,
 				 __ATOMIC_RELEASE);
+		/* To the credit of the lane it was armed on, whose lock is
+		 * held: nothing shared is written. */
+		swtim_credit_give(&whl->base.budget, &held->lane, 1);
 	}
 	if (held != NULL)
-		rte_spinlock_unlock(&held->lock);
-	swtim_budget_give(&whl->base.budget, i);
+		rte_spinlock_unlock(&held->lane.lock);
 	return i;
 }
 
@@ -284,7 +288,7 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 		break;
 	}
 	if (w != NULL)
-		rte_spinlock_unlock(&w->lock);
+		rte_spinlock_unlock(&w->lane.lock);
 	if (!ours)
 		return -EINVAL;
 	/*

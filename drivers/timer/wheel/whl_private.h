@@ -212,10 +212,10 @@ struct whl_free_cache {
 
 /**
  * One lcore's wheel and its lane. The wheel proper and the cache are
- * guarded by lock; the lane (its event buffer and stats) by its claim.
+ * guarded by the lane's lock; the lane's event buffer and stats by its
+ * claim.
  */
 struct whl_wheel {
-	rte_spinlock_t lock;
 	/* First tick not yet processed. */
 	uint64_t cur;
 	/* Timers linked in the wheel; read without the lock as a hint. */
