@@ -28,9 +28,10 @@
  * stats) may be called from any thread. Create, start, stop, free and
  * swtim_adapter_port_add() are serialised; one of them that finds the
  * adapter freed by another thread meanwhile answers -EINVAL. Stats and
- * info must not race a free of the same adapter. The fast path (arm, cancel, remaining ticks) may be called
- * concurrently from any EAL lcore and from non-EAL threads, and a timer
- * may be cancelled from another thread than the one that armed it.
+ * info must not race a free of the same adapter. The fast path (arm,
+ * cancel, remaining ticks) may be called concurrently from any EAL lcore
+ * and from non-EAL threads, and a timer may be cancelled from another
+ * thread than the one that armed it.
  */
 
 #include <stdint.h>
@@ -72,20 +73,20 @@ struct swtim_adapter;
  * more port, the port is set up with the device's default port
  * configuration (its depths and new-event threshold capped to what the
  * device is configured with), and the device is restarted if it was
- * running. A port
- * added this way is reused by a later create on the same device once the
- * adapter that used it has been freed, as long as the device keeps that
- * configuration: once the application has configured the device again
- * (its port count changed, or the port is linked to a queue), swtim's
- * freed ports are the application's and a create adds a new one.
+ * running. A port added this way is reused by a later create on the same
+ * device once the adapter that used it has been freed, as long as the
+ * device keeps that configuration: once the application has configured
+ * the device again (its port count changed, or the port is linked to a
+ * queue), swtim's freed ports are the application's and a create adds a
+ * new one.
  *
  * As with DPDK's adapter, the port takes new events only up to the
  * device's default new_event_threshold (event_dsw: 1024). event_dsw lets
  * each of its ports keep up to 128 credits idle, so with eight or more
  * ports that dequeue that can be reached for good, and every expiry is
- * then refused (the adapter logs a warning after a second). Such applications
- * pass a port of their own, with a higher threshold, through
- * swtim_adapter_create_ext().
+ * then refused (the adapter logs a warning after a second). Such
+ * applications pass a port of their own, with a higher threshold,
+ * through swtim_adapter_create_ext().
  *
  * @param conf
  *   The adapter configuration. timer_tick_ns, max_tmo_ns and nb_timers
@@ -223,8 +224,8 @@ swtim_adapter_lookup(uint16_t adapter_id);
  * thread that runs the service itself (rte_service_run_iter_on_app_lcore())
  * must have returned from its last such call before free is called, as
  * DPDK cannot unregister a service that such a call is about to run. A
- * port that swtim_adapter_create() added becomes
- * available to the next create on the same device.
+ * port that swtim_adapter_create() added becomes available to the next
+ * create on the same device.
  *
  * @param adapter
  *   The adapter.
@@ -420,10 +421,10 @@ swtim_adapter_next_deadline(const struct swtim_adapter *adapter,
  * different producer lcores' timers at the same time, and with one port
  * they take turns at it (under a lock). With more ports, each producer
  * lcore's timers are delivered through one of them, round robin in the
- * order the producer lcores first armed a timer, so runs on different
- * lists enqueue in parallel; the events of one producer lcore still go
- * through one port, in order. DPDK's adapter has one port and no such
- * call.
+ * order the producer lcores first armed a timer, so runs working on
+ * different producer lcores' timers enqueue in parallel; the events of
+ * one producer lcore still go through one port, in order. DPDK's adapter
+ * has one port and no such call.
  *
  * The port must be set up on the adapter's event device and, like the
  * adapter's own, not linked to any queue; the application keeps it (free
