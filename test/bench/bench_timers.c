@@ -56,6 +56,7 @@
 
 #include "swtim.h"
 #include "swtim_bench.h"
+#include "bench_adapter.h"
 
 /* Expiry timeouts: short, so that the bench does not wait long. */
 #define BENCH_EXP_EQUAL_NS	UINT64_C(1000000)	/* 1 ms */
@@ -74,59 +75,11 @@
 /* An expiry loop that makes no progress for this long has failed. */
 #define BENCH_EXP_STALL_S 30
 
-static const char *const bench_dist_names[BENCH_NB_DISTS] = {
+const char *const bench_dist_names[BENCH_NB_DISTS] = {
 	"equal", "random",
 };
 
-/* One adapter of either kind. */
-struct tadapter {
-	const char *name;	/* "dpdk" or a swtim driver */
-	bool dpdk;
-	void *a;		/* struct rte_event_timer_adapter * or
-				 * struct swtim_adapter * */
-	uint32_t sid;
-	uint64_t tick_ns;
-	uint64_t max_ticks;
-	uint64_t tick_cycles;
-};
-
-/* An array of event timers and pointers to them. */
-struct tset {
-	struct rte_event_timer *t;
-	struct rte_event_timer **p;
-	uint64_t n;
-};
-
-/* ---- the two APIs behind one switch ---- */
-
-static __rte_always_inline uint16_t
-ta_arm_burst(const struct tadapter *ta, struct rte_event_timer **t,
-	     uint16_t n)
-{
-	if (ta->dpdk)
-		return rte_event_timer_arm_burst(ta->a, t, n);
-	return swtim_arm_burst(ta->a, t, n);
-}
-
-static __rte_always_inline uint16_t
-ta_arm_tmo_burst(const struct tadapter *ta, struct rte_event_timer **t,
-		 uint64_t ticks, uint16_t n)
-{
-	if (ta->dpdk)
-		return rte_event_timer_arm_tmo_tick_burst(ta->a, t, ticks, n);
-	return swtim_arm_tmo_tick_burst(ta->a, t, ticks, n);
-}
-
-static __rte_always_inline uint16_t
-ta_cancel_burst(const struct tadapter *ta, struct rte_event_timer **t,
-		uint16_t n)
-{
-	if (ta->dpdk)
-		return rte_event_timer_cancel_burst(ta->a, t, n);
-	return swtim_cancel_burst(ta->a, t, n);
-}
-
-static int
+int
 ta_stats(const struct tadapter *ta, struct rte_event_timer_adapter_stats *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -145,7 +98,7 @@ bench_port_cb(uint16_t id, uint8_t event_dev_id, uint8_t *event_port_id,
 	return 0;
 }
 
-static void
+void
 ta_destroy(struct tadapter *ta)
 {
 	if (ta->a == NULL)
@@ -162,7 +115,7 @@ ta_destroy(struct tadapter *ta)
 	ta->a = NULL;
 }
 
-static int
+int
 ta_create(struct tadapter *ta, const char *name, uint64_t nb_timers)
 {
 	struct rte_event_timer_adapter_conf conf = {
@@ -231,7 +184,7 @@ fail:
 
 /* ---- timers ---- */
 
-static int
+int
 tset_alloc(struct tset *s, uint64_t n)
 {
 	s->n = n;
@@ -246,7 +199,7 @@ tset_alloc(struct tset *s, uint64_t n)
 	return 0;
 }
 
-static void
+void
 tset_free(struct tset *s)
 {
 	free(s->t);
@@ -255,7 +208,7 @@ tset_free(struct tset *s)
 }
 
 /* Fresh NOT_ARMED timers carrying their index. */
-static void
+void
 tset_init(struct tset *s)
 {
 	uint64_t i;
@@ -275,7 +228,7 @@ tset_init(struct tset *s)
 	}
 }
 
-static void
+void
 tset_timeouts(struct tset *s, uint64_t n, enum bench_dist dist,
 	      uint64_t equal, uint64_t max, uint64_t *rng)
 {
@@ -286,7 +239,7 @@ tset_timeouts(struct tset *s, uint64_t n, enum bench_dist dist,
 			bench_rand_range(rng, 1, max);
 }
 
-static int
+int
 arm_all(const struct tadapter *ta, struct rte_event_timer **p, uint64_t n)
 {
 	uint64_t i;
@@ -304,7 +257,7 @@ arm_all(const struct tadapter *ta, struct rte_event_timer **p, uint64_t n)
 	return 0;
 }
 
-static int
+int
 cancel_all(const struct tadapter *ta, struct rte_event_timer **p, uint64_t n)
 {
 	uint64_t i;
@@ -427,7 +380,7 @@ timed_service_iter(uint32_t sid, bool collect, int32_t *ret)
 /* ---- fast-path cases ---- */
 
 /* The equal timeout of the outstanding timers: half the longest. */
-static uint64_t
+uint64_t
 bench_equal_ticks(const struct tadapter *ta)
 {
 	return RTE_MAX(ta->max_ticks / 2, (uint64_t)1);
@@ -566,7 +519,7 @@ run_fastpath_case(const struct tadapter *ta, enum tcase tc, uint64_t n,
  * device with a scheduler service (event_sw) gets it run before each
  * dequeue, and is empty once a run moved nothing to the port twice.
  */
-static uint64_t
+uint64_t
 drain_port(uint8_t *seen, uint64_t cnt, uint64_t *bad)
 {
 	struct rte_event ev[64];

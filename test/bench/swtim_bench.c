@@ -53,6 +53,16 @@ struct bench_result {
 	double ratio;		/* NAN: no reference ran */
 	int64_t preempted;	/* -1: not counted */
 	double retries;		/* refused events retried per op; NAN: n/a */
+	/*
+	 * Multi-producer rows: the samples are the median producer's, and
+	 * the figure is their median over the loops, not the least: the
+	 * least disturbed loop is also the one where the producers ran
+	 * together least, which is what such a case measures.
+	 */
+	unsigned int producers;	/* 0: a single-producer case */
+	double cyc_pmax;	/* the slowest producer, median of the loops */
+	double overlap;		/* median of the loops; NAN: one producer */
+	bool cpus_shared;	/* producers shared CPUs */
 };
 
 static struct bench_result *bench_results;
@@ -63,13 +73,14 @@ void
 bench_error(const char *fmt, ...)
 {
 	va_list ap;
+	char msg[512];
 
+	/* One write per message: producer lcores may fail at once. */
 	va_start(ap, fmt);
-	fprintf(stderr, "swtim-bench: ERROR: ");
-	vfprintf(stderr, fmt, ap);
-	fprintf(stderr, "\n");
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	bench_nb_errors++;
+	fprintf(stderr, "swtim-bench: ERROR: %s\n", msg);
+	__atomic_fetch_add(&bench_nb_errors, 1, __ATOMIC_RELAXED);
 }
 
 void
@@ -159,33 +170,48 @@ bench_cmp_double(const void *a, const void *b)
 }
 
 static const struct bench_result *
-bench_find(const char *impl, const char *kase, const char *dist, uint64_t n)
+bench_find(const char *impl, const char *kase, const char *dist, uint64_t n,
+	   unsigned int producers)
 {
 	unsigned int i;
 
 	for (i = 0; i < bench_nb_results; i++) {
 		const struct bench_result *r = &bench_results[i];
 
-		if (r->n == n && strcmp(r->impl, impl) == 0 &&
+		if (r->n == n && r->producers == producers &&
+		    strcmp(r->impl, impl) == 0 &&
 		    strcmp(r->kase, kase) == 0 && strcmp(r->dist, dist) == 0)
 			return r;
 	}
 	return NULL;
 }
 
-void
-bench_report(const char *impl, const char *kase, const char *dist,
-	     uint64_t n, uint64_t ops, const double *samples,
-	     unsigned int loops, const char *ref_impl, int64_t preempted)
+/* The figure a result is reported and compared by. */
+static double
+bench_figure(const struct bench_result *r)
+{
+	return r->producers > 0 ? r->cyc_median : r->cyc_min;
+}
+
+static double
+bench_median(double *v, unsigned int nb)
+{
+	qsort(v, nb, sizeof(v[0]), bench_cmp_double);
+	return nb % 2 ? v[nb / 2] : (v[nb / 2 - 1] + v[nb / 2]) / 2;
+}
+
+/* A new result from its samples, its ratio to ref_impl's if that ran. */
+static struct bench_result *
+bench_result_add(const char *impl, const char *kase, const char *dist,
+		 uint64_t n, unsigned int producers, uint64_t ops,
+		 const double *samples, unsigned int loops,
+		 const char *ref_impl, int64_t preempted)
 {
 	const struct bench_result *ref = NULL;
 	struct bench_result *r;
-	double sorted[loops > 0 ? loops : 1];
-	char type[96], nbuf[32], ratio[64] = "", pre[64] = "";
+	double sorted[loops];
 	unsigned int i;
 
-	if (loops == 0)
-		return;
 	if (bench_nb_results == bench_results_cap) {
 		unsigned int cap = bench_results_cap ? 2 * bench_results_cap :
 			64;
@@ -194,7 +220,7 @@ bench_report(const char *impl, const char *kase, const char *dist,
 
 		if (p == NULL) {
 			bench_error("out of memory for results");
-			return;
+			return NULL;
 		}
 		bench_results = p;
 		bench_results_cap = cap;
@@ -205,30 +231,48 @@ bench_report(const char *impl, const char *kase, const char *dist,
 	snprintf(r->kase, sizeof(r->kase), "%s", kase);
 	snprintf(r->dist, sizeof(r->dist), "%s", dist);
 	r->n = n;
+	r->producers = producers;
 	r->ops = ops;
 	r->loops = loops;
 	for (i = 0; i < loops; i++)
 		sorted[i] = samples[i];
-	qsort(sorted, loops, sizeof(sorted[0]), bench_cmp_double);
+	r->cyc_median = bench_median(sorted, loops);
 	r->cyc_min = sorted[0];
-	r->cyc_median = loops % 2 ? sorted[loops / 2] :
-		(sorted[loops / 2 - 1] + sorted[loops / 2]) / 2;
 	r->ns_min = r->cyc_min * 1e9 / (double)bench_env.tsc_hz;
 	r->ratio = NAN;
 	r->retries = NAN;
+	r->cyc_pmax = NAN;
+	r->overlap = NAN;
 	r->preempted = preempted;
+	if (ref_impl != NULL)
+		ref = bench_find(ref_impl, kase, dist, n, producers);
+	if (ref != NULL && bench_figure(ref) > 0) {
+		snprintf(r->ref, sizeof(r->ref), "%s", ref_impl);
+		r->ratio = bench_figure(r) / bench_figure(ref);
+	}
+	return r;
+}
+
+void
+bench_report(const char *impl, const char *kase, const char *dist,
+	     uint64_t n, uint64_t ops, const double *samples,
+	     unsigned int loops, const char *ref_impl, int64_t preempted)
+{
+	const struct bench_result *r;
+	char type[96], nbuf[32], ratio[64] = "", pre[64] = "";
+
+	if (loops == 0)
+		return;
+	r = bench_result_add(impl, kase, dist, n, 0, ops, samples, loops,
+			     ref_impl, preempted);
+	if (r == NULL)
+		return;
 	if (preempted > 0)
 		snprintf(pre, sizeof(pre), " - (switched out: %" PRId64
 			 ")", preempted);
-	if (ref_impl != NULL)
-		ref = bench_find(ref_impl, kase, dist, n);
-	if (ref != NULL && ref->cyc_min > 0) {
-		snprintf(r->ref, sizeof(r->ref), "%s", ref_impl);
-		r->ratio = r->cyc_min / ref->cyc_min;
+	if (!isnan(r->ratio))
 		snprintf(ratio, sizeof(ratio), " - ratio %s/%s: %.3g", impl,
 			 ref_impl, r->ratio);
-	}
-
 	snprintf(type, sizeof(type), "%s:%s:%s:%s", impl, kase, dist,
 		 bench_size_str(n, nbuf, sizeof(nbuf)));
 	printf("swtim-bench: Type:%-38s Per elem: %4.0f cycles(tsc) %8.3f ns "
@@ -239,11 +283,58 @@ bench_report(const char *impl, const char *kase, const char *dist,
 }
 
 void
+bench_report_mp(const char *impl, const char *kase, const char *dist,
+		uint64_t n, unsigned int producers, uint64_t ops,
+		const double *med, const double *max, const double *overlap,
+		unsigned int loops, const char *ref_impl, int64_t preempted,
+		bool cpus_shared)
+{
+	struct bench_result *r;
+	char type[96], nbuf[32], ratio[64] = "", pre[64] = "", ovl[32] = "";
+	double sorted[loops > 0 ? loops : 1];
+	unsigned int i;
+
+	if (loops == 0)
+		return;
+	r = bench_result_add(impl, kase, dist, n, producers, ops, med, loops,
+			     ref_impl, preempted);
+	if (r == NULL)
+		return;
+	r->cpus_shared = cpus_shared;
+	for (i = 0; i < loops; i++)
+		sorted[i] = max[i];
+	r->cyc_pmax = bench_median(sorted, loops);
+	if (producers > 1) {
+		for (i = 0; i < loops; i++)
+			sorted[i] = overlap[i];
+		r->overlap = bench_median(sorted, loops);
+		snprintf(ovl, sizeof(ovl), " - overlap %.0f%%",
+			 100 * r->overlap);
+	}
+	if (preempted > 0)
+		snprintf(pre, sizeof(pre), " - (switched out: %" PRId64
+			 ")", preempted);
+	if (!isnan(r->ratio))
+		snprintf(ratio, sizeof(ratio), " - ratio %s/%s: %.3g", impl,
+			 ref_impl, r->ratio);
+	snprintf(type, sizeof(type), "%s:%s:%s:%s:p%u", impl, kase, dist,
+		 bench_size_str(n, nbuf, sizeof(nbuf)), producers);
+	printf("swtim-bench: Type:%-38s Per elem: %4.0f cycles(tsc) %8.3f ns "
+	       "(step:%" PRIu64 " each) - (median producer of %u, median of "
+	       "%u loops, min %.0f; slowest producer %.0f)%s%s%s%s\n",
+	       type, r->cyc_median, r->cyc_median * 1e9 /
+	       (double)bench_env.tsc_hz, ops, producers, loops, r->cyc_min,
+	       r->cyc_pmax, ovl, ratio, pre, cpus_shared ?
+	       " - CPUs shared" : "");
+	fflush(stdout);
+}
+
+void
 bench_report_retries(const char *impl, const char *kase, const char *dist,
 		     uint64_t n, double per_op)
 {
 	struct bench_result *r = (struct bench_result *)(uintptr_t)
-		bench_find(impl, kase, dist, n);
+		bench_find(impl, kase, dist, n, 0);
 
 	if (r == NULL)
 		return;
@@ -269,10 +360,11 @@ bench_json_write(const char *path)
 	fprintf(f, "  \"config\": {\"tick_ns\": %" PRIu64 ", \"max_tmo_ns\": %"
 		PRIu64 ", \"step\": %u, \"loops\": %u, \"expiry_loops\": %u, "
 		"\"seed\": %" PRIu64 ", \"deterministic\": %s, "
-		"\"statistic\": \"min\"},\n",
+		"\"statistic\": \"min\", \"mp_ops\": %u},\n",
 		bench_opts.tick_ns, bench_opts.max_tmo_ns, bench_opts.step,
 		bench_opts.loops, bench_opts.expiry_loops, bench_opts.seed,
-		bench_opts.deterministic ? "true" : "false");
+		bench_opts.deterministic ? "true" : "false",
+		bench_opts.mp ? bench_opts.mp_ops : 0);
 	fprintf(f, "  \"results\": [\n");
 	for (i = 0; i < bench_nb_results; i++) {
 		const struct bench_result *r = &bench_results[i];
@@ -282,7 +374,8 @@ bench_json_write(const char *path)
 			PRIu64 ", \"loops\": %u, \"cycles\": %.2f, "
 			"\"cycles_median\": %.2f, \"ns\": %.3f",
 			r->impl, r->kase, r->dist, r->n, r->ops, r->loops,
-			r->cyc_min, r->cyc_median, r->ns_min);
+			bench_figure(r), r->cyc_median, bench_figure(r) * 1e9 /
+			(double)bench_env.tsc_hz);
 		if (!isnan(r->ratio))
 			fprintf(f, ", \"ref\": \"%s\", \"ratio\": %.4f",
 				r->ref, r->ratio);
@@ -291,6 +384,15 @@ bench_json_write(const char *path)
 				r->preempted);
 		if (!isnan(r->retries))
 			fprintf(f, ", \"retries\": %.4f", r->retries);
+		if (r->producers > 0)
+			fprintf(f, ", \"producers\": %u, \"across\": "
+				"\"median\", \"statistic\": \"median\", "
+				"\"cycles_min\": %.2f, \"cycles_slowest\": "
+				"%.2f, \"cpus_shared\": %s", r->producers,
+				r->cyc_min, r->cyc_pmax,
+				r->cpus_shared ? "true" : "false");
+		if (!isnan(r->overlap))
+			fprintf(f, ", \"overlap\": %.4f", r->overlap);
 		fprintf(f, "}%s\n", i + 1 < bench_nb_results ? "," : "");
 	}
 	fprintf(f, "  ],\n  \"errors\": %u\n}\n", bench_nb_errors);
@@ -317,10 +419,25 @@ bench_usage(const char *prog)
 "  --drivers=LIST      swtim drivers; default skiplist,wheel\n"
 "  --no-dpdk           skip DPDK's adapter and rte_mempool (no ratios)\n"
 "  --dists=LIST        timeout distributions: equal,random (default both)\n"
-"  --cases=LIST        timers,alloc,floor (default all); floor: the\n"
-"                      memory work of an expiry without an adapter (each\n"
-"                      event timer read through a record, in due order,\n"
-"                      its state written), the floor under expiry's growth\n"
+"  --cases=LIST        timers,alloc,floor,mp (default timers,alloc,floor;\n"
+"                      mp alone with --producers); floor: the memory work\n"
+"                      of an expiry without an adapter (each event timer\n"
+"                      read through a record, in due order, its state\n"
+"                      written), the floor under expiry's growth; mp: see\n"
+"                      --producers\n"
+"  --producers=LIST    the multi-producer cases (--cases=mp) for each\n"
+"                      count in LIST, e.g. 1,2 or 1,2,4,8 (default 1,2):\n"
+"                      that many lcores arm and cancel their own timers at\n"
+"                      once into one adapter, each phase started together;\n"
+"                      the --sizes timers outstanding are split between\n"
+"                      them. Cases: mp_arm, mp_arm_burst, mp_cancel,\n"
+"                      mp_cancel_burst (one a call / bursts of 32), and\n"
+"                      mp_cross_cancel(_burst): each cancels what the\n"
+"                      next lcore armed. Reported per timer: the median\n"
+"                      producer (the slowest too), its ratio to DPDK's\n"
+"                      adapter with as many producers\n"
+"  --mp-ops=N          timers each producer arms or cancels in a phase, a\n"
+"                      multiple of 32 (default 200k; 2048 deterministic)\n"
 "  --loops=N           measured loops per case after one warm-up loop;\n"
 "                      the minimum is reported (default 5)\n"
 "  --expiry-loops=N    measured expiry loops (default: --loops below 1M\n"
@@ -345,8 +462,14 @@ bench_usage(const char *prog)
 "--lcores 0@A,1@B -s 0x2 --log-level=lib.eal:error (A, B: the first two\n"
 "CPUs we may run on). Everything runs on the main lcore; the service\n"
 "lcore is only mapped, never started: the bench drives the services.\n"
+"With --cases=mp, P = the most of --producers (at least 2) producer\n"
+"lcores: 0 (main) and 2..P, each pinned to a CPU of its own while there\n"
+"are enough (0@A,1@B,2@B,3@C...), else all of 2..P floating over every\n"
+"CPU (0@A,1@B,(2-P)@(A,B,...)): the output then says the producers\n"
+"share CPUs, and their figures say nothing about scaling.\n"
 "With EAL args, the bench uses the event device --evdev names, else\n"
-"the first one.\n"
+"the first one; for --cases=mp they must give P - 1 worker lcores\n"
+"besides the service lcore.\n"
 "\n"
 "DPDK 22.11's adapter computes timeout_ns * timer_hz in 64 bits and\n"
 "overflows above UINT64_MAX / timer_hz ns (7.09 s at 2.6 GHz): the\n"
@@ -428,7 +551,26 @@ enum {
 	OPT_SIZES = 256, OPT_DRIVERS, OPT_NO_DPDK, OPT_DISTS, OPT_CASES,
 	OPT_LOOPS, OPT_EXPIRY_LOOPS, OPT_STEP, OPT_TICK, OPT_MAX_TMO,
 	OPT_SEED, OPT_EVDEV, OPT_JSON, OPT_DETERMINISTIC, OPT_QUIET, OPT_HELP,
+	OPT_PRODUCERS, OPT_MP_OPS,
 };
+
+static int
+bench_parse_producers(char *list)
+{
+	char *tok, *save = NULL;
+	uint64_t v;
+
+	bench_opts.nb_producers = 0;
+	for (tok = strtok_r(list, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (bench_opts.nb_producers == BENCH_MAX_PRODUCER_COUNTS ||
+		    bench_parse_u64(tok, &v) != 0 || v == 0 ||
+		    v > BENCH_MAX_PRODUCERS)
+			return -1;
+		bench_opts.producers[bench_opts.nb_producers++] = v;
+	}
+	return bench_opts.nb_producers > 0 ? 0 : -1;
+}
 
 /* Say which option had a bad value, and what it takes; -1. */
 static int
@@ -458,12 +600,17 @@ bench_parse_opts(int argc, char **argv)
 		{ "deterministic", no_argument, NULL, OPT_DETERMINISTIC },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "help", no_argument, NULL, OPT_HELP },
+		{ "producers", required_argument, NULL, OPT_PRODUCERS },
+		{ "mp-ops", required_argument, NULL, OPT_MP_OPS },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const dist_names[] = { "equal", "random" };
-	static const char *const case_names[] = { "timers", "alloc", "floor" };
+	static const char *const case_names[] = {
+		"timers", "alloc", "floor", "mp",
+	};
 	bool sizes_set = false, loops_set = false, step_set = false;
-	bool cases[3] = { true, true, true };
+	bool cases[4] = { true, true, true, false };
+	bool cases_set = false, mp_ops_set = false;
 	char *tok, *save = NULL;
 	uint64_t v;
 	int c;
@@ -515,8 +662,23 @@ bench_parse_opts(int argc, char **argv)
 				return -1;
 			break;
 		case OPT_CASES:
-			if (bench_parse_list(optarg, case_names, cases, 3) != 0)
+			if (bench_parse_list(optarg, case_names, cases, 4) != 0)
 				return -1;
+			cases_set = true;
+			break;
+		case OPT_PRODUCERS:
+			if (bench_parse_producers(optarg) != 0)
+				return bench_bad_option("producers", optarg,
+					"counts from 1 to 64, e.g. 1,2,4");
+			break;
+		case OPT_MP_OPS:
+			if (bench_parse_u64(optarg, &v) != 0 ||
+			    v < BENCH_BURST || v % BENCH_BURST != 0 ||
+			    v > 1 << 24)
+				return bench_bad_option("mp-ops", optarg,
+					"a multiple of 32 up to 16777216");
+			bench_opts.mp_ops = v;
+			mp_ops_set = true;
 			break;
 		case OPT_LOOPS:
 			if (bench_parse_u64(optarg, &v) != 0 || v == 0 ||
@@ -588,9 +750,24 @@ bench_parse_opts(int argc, char **argv)
 			"before --)\n", argv[optind]);
 		return -1;
 	}
+	/* --producers alone asks for the multi-producer cases only. */
+	if (bench_opts.nb_producers > 0 && !cases_set) {
+		cases[0] = false;
+		cases[1] = false;
+		cases[2] = false;
+		cases[3] = true;
+	}
 	bench_opts.timers = cases[0];
 	bench_opts.alloc = cases[1];
 	bench_opts.floor = cases[2];
+	bench_opts.mp = cases[3];
+	if (bench_opts.mp && bench_opts.nb_producers == 0) {
+		bench_opts.producers[0] = 1;
+		bench_opts.producers[1] = 2;
+		bench_opts.nb_producers = 2;
+	}
+	if (!mp_ops_set)
+		bench_opts.mp_ops = bench_opts.deterministic ? 2048 : 200000;
 	if (bench_opts.deterministic) {
 		/* Small enough for callgrind; the seed stays fixed. */
 		if (!sizes_set) {
@@ -636,19 +813,21 @@ bench_max_tmo(void)
 
 /* ---- EAL ---- */
 
-/* The first two CPUs we may run on (the same one twice if only one). */
-static void
-bench_cpus(int *a, int *b)
+/* The CPUs we may run on, at most max of them; at least one (CPU 0). */
+static unsigned int
+bench_cpus(int *cpus, unsigned int max)
 {
 	cpu_set_t set;
-	int c, n = 0, cpus[2] = { 0, 0 };
+	unsigned int n = 0;
+	int c;
 
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		for (c = 0; c < CPU_SETSIZE && n < 2; c++)
+		for (c = 0; c < CPU_SETSIZE && n < max; c++)
 			if (CPU_ISSET(c, &set))
 				cpus[n++] = c;
-	*a = cpus[0];
-	*b = n > 1 ? cpus[1] : cpus[0];
+	if (n == 0)
+		cpus[n++] = 0;
+	return n;
 }
 
 /* EAL memory for the largest size, in MB. */
@@ -668,26 +847,62 @@ bench_mem_mb(void)
 	 * bytes a timer) to much less. 256 bytes a timer covers each, plus 256 MB for
 	 * the rest.
 	 */
+	if (bench_opts.mp)
+		max += (uint64_t)bench_mp_lcores() * bench_opts.mp_ops;
 	objs = rte_align64pow2(max + 2 * bench_opts.step + 1024);
 	return 256 + (unsigned int)(objs * 256 / (1024 * 1024));
+}
+
+/*
+ * --lcores: the main lcore 0 on the first CPU, the service lcore 1 on
+ * the second (it never runs: it may share one). The multi-producer cases'
+ * producers are lcore 0 and 2..P: each on a CPU of its own while there
+ * are enough, else lcores 2..P float over all the CPUs, as the scheduler
+ * balances them better than a fixed sharing would.
+ */
+static void
+bench_lcores_arg(char *buf, size_t len)
+{
+	int cpus[BENCH_MAX_PRODUCERS + 1];
+	unsigned int nb = bench_cpus(cpus, RTE_DIM(cpus));
+	unsigned int prod = bench_mp_lcores(), i;
+	size_t off;
+
+	off = snprintf(buf, len, "0@%d,1@%d", cpus[0], cpus[1 % nb]);
+	if (prod <= 1)
+		return;
+	if (prod <= nb) {
+		for (i = 1; i < prod && off < len; i++)
+			off += snprintf(buf + off, len - off, ",%u@%d", i + 1,
+					cpus[i]);
+		return;
+	}
+	if (prod == 2)
+		off += snprintf(buf + off, len - off, ",2@(");
+	else
+		off += snprintf(buf + off, len - off, ",(2-%u)@(", prod);
+	for (i = 0; i < nb && off < len; i++)
+		off += snprintf(buf + off, len - off, "%s%d", i ? "," : "",
+				cpus[i]);
+	if (off < len)
+		snprintf(buf + off, len - off, ")");
 }
 
 static int
 bench_eal_init(int argc, char **argv)
 {
-	static char mem[32], prefix[64], lcores[64], vdev[48];
+	static char mem[32], prefix[64], lcores[1024], vdev[48];
 	char *eal_argv[24];
-	int eal_argc = 0, a, b;
+	int eal_argc = 0;
 
 	if (argc > 1) {
 		/* The user's EAL args, verbatim. */
 		return rte_eal_init(argc, argv);
 	}
-	bench_cpus(&a, &b);
 	snprintf(mem, sizeof(mem), "%u", bench_mem_mb());
 	snprintf(prefix, sizeof(prefix), "--file-prefix=swtim_bench_%d",
 		 (int)getpid());
-	snprintf(lcores, sizeof(lcores), "0@%d,1@%d", a, b);
+	bench_lcores_arg(lcores, sizeof(lcores));
 	eal_argv[eal_argc++] = argv[0];
 	eal_argv[eal_argc++] = (char *)(uintptr_t)"--no-huge";
 	eal_argv[eal_argc++] = (char *)(uintptr_t)"-m";
@@ -979,6 +1194,8 @@ main(int argc, char **argv)
 			break;
 		if ((bench_opts.timers || bench_opts.floor) &&
 		    bench_timers_run(n) != 0)
+			break;
+		if (bench_opts.mp && bench_mp_run(n) != 0)
 			break;
 	}
 	if (bench_opts.json != NULL)

@@ -14,8 +14,9 @@
  * the same process, and every swtim line carries the ratio swtim/DPDK.
  *
  * Files: swtim_bench.c (options, EAL, event device, report, JSON),
- * bench_timers.c (arm, cancel, expiry on both adapters), bench_alloc.c
- * (swtim's object recycler against rte_mempool).
+ * bench_timers.c (arm, cancel, expiry on both adapters), bench_mp.c (arm
+ * and cancel from several producer lcores at once into one adapter),
+ * bench_alloc.c (swtim's object recycler against rte_mempool).
  */
 
 #include <stdbool.h>
@@ -52,6 +53,10 @@
 #define BENCH_MAX_SIZES 16
 #define BENCH_MAX_DRIVERS 8
 
+/** Most producer lcores, and most entries of --producers. */
+#define BENCH_MAX_PRODUCERS 64
+#define BENCH_MAX_PRODUCER_COUNTS 16
+
 /** Timeout distributions. */
 enum bench_dist {
 	BENCH_DIST_EQUAL,
@@ -70,6 +75,11 @@ struct bench_opts {
 	bool timers;		/**< arm/cancel/expiry cases */
 	bool alloc;		/**< recycler cases */
 	bool floor;		/**< the memory floor of expiry */
+	bool mp;		/**< the multi-producer cases */
+	/** Producer counts of the multi-producer cases (--producers). */
+	unsigned int producers[BENCH_MAX_PRODUCER_COUNTS];
+	unsigned int nb_producers;
+	uint32_t mp_ops;	/**< timers per producer per phase */
 	unsigned int loops;	/**< measured loops per case */
 	unsigned int expiry_loops; /**< 0: loops below 1M timers, else 1 */
 	unsigned int step;	/**< operations per loop */
@@ -111,6 +121,19 @@ extern struct bench_env bench_env;
 void bench_report(const char *impl, const char *kase, const char *dist,
 		  uint64_t n, uint64_t ops, const double *samples,
 		  unsigned int loops, const char *ref_impl, int64_t preempted);
+
+/**
+ * Record one multi-producer case: per loop, the cycles per timer of the
+ * median producer (med) and of the slowest (max), and how much of the
+ * phase all producers ran at once (overlap, 0 to 1). The median is what
+ * the result's cycles and ratio are; cpus_shared says the producers
+ * shared CPUs (the figures then say nothing about scaling).
+ */
+void bench_report_mp(const char *impl, const char *kase, const char *dist,
+		     uint64_t n, unsigned int producers, uint64_t ops,
+		     const double *med, const double *max,
+		     const double *overlap, unsigned int loops,
+		     const char *ref_impl, int64_t preempted, bool cpus_shared);
 
 /**
  * Add to the result just reported how many events per operation the
@@ -190,6 +213,16 @@ bench_tsc(void)
 
 /** Run the arm/cancel/expiry cases for one size, every implementation. */
 int bench_timers_run(uint64_t n);
+
+/**
+ * Producer lcores the multi-producer cases need: the most of
+ * --producers, at least 2 (one producer cancels what another lcore
+ * armed); 1 without those cases.
+ */
+unsigned int bench_mp_lcores(void);
+
+/** Run the multi-producer cases for one size, every implementation. */
+int bench_mp_run(uint64_t n);
 
 /** Run the allocation cases for one size. */
 int bench_alloc_run(uint64_t n);
