@@ -80,6 +80,37 @@ swtim_arm_check(const struct swtim_adapter *adapter,
 }
 
 /*
+ * Whether evtims[n] appeared earlier in the burst: DPDK's contract treats a
+ * burst as one call per timer in turn, so a timer given twice is found
+ * armed (or cancelled) by its second occurrence. A 256-bit filter of the
+ * pointers seen keeps the usual burst of distinct timers to a few
+ * instructions each; only a filter hit compares with the front. Timers
+ * are cache aligned, so the bits above the line offset are mixed.
+ */
+struct swtim_burst_seen {
+	uint64_t bits[4];
+};
+
+static __rte_always_inline bool
+swtim_burst_seen_before(struct swtim_burst_seen *seen,
+			struct rte_event_timer **evtims, uint16_t n)
+{
+	uintptr_t p = (uintptr_t)evtims[n];
+	unsigned int h = ((p >> 6) ^ (p >> 14)) & 255;
+	uint64_t bit = UINT64_C(1) << (h & 63);
+	uint16_t i;
+
+	if (likely(!(seen->bits[h >> 6] & bit))) {
+		seen->bits[h >> 6] |= bit;
+		return false;
+	}
+	for (i = 0; i < n; i++)
+		if (evtims[i] == evtims[n])
+			return true;
+	return false;
+}
+
+/*
  * Check a burst up to its first invalid timer, hand the valid front to the
  * driver, and leave the invalid timer's error state only when the driver
  * armed the whole front. same_tmo: every timer gets timeout_ticks
@@ -91,6 +122,7 @@ swtim_arm_common(const struct swtim_adapter *adapter,
 		 bool same_tmo, uint64_t timeout_ticks, uint16_t nb_evtims)
 {
 	struct swtim_arm_error e = { 0 };
+	struct swtim_burst_seen seen = { { 0 } };
 	uint16_t n, armed = 0;
 
 	if (unlikely(!swtim_adapter_is_valid(adapter) ||
@@ -105,6 +137,12 @@ swtim_arm_common(const struct swtim_adapter *adapter,
 				    evtim->timeout_ticks : timeout_ticks,
 				    &e) != 0)
 			break;
+		/* Its first occurrence arms it: the second finds it armed. */
+		if (unlikely(swtim_burst_seen_before(&seen, evtims, n))) {
+			e.err = EALREADY;
+			e.state = RTE_EVENT_TIMER_NOT_ARMED;
+			break;
+		}
 		if (same_tmo)
 			evtim->timeout_ticks = timeout_ticks;
 	}
@@ -155,6 +193,7 @@ uint16_t
 swtim_cancel_burst(const struct swtim_adapter *adapter,
 		   struct rte_event_timer **evtims, uint16_t nb_evtims)
 {
+	struct swtim_burst_seen seen = { { 0 } };
 	uint16_t n, cancelled = 0;
 	int err = 0;
 
@@ -167,6 +206,11 @@ swtim_cancel_burst(const struct swtim_adapter *adapter,
 		err = swtim_cancel_check(evtims[n]);
 		if (err != 0)
 			break;
+		/* Its first occurrence cancels it: the second finds it so. */
+		if (unlikely(swtim_burst_seen_before(&seen, evtims, n))) {
+			err = EALREADY;
+			break;
+		}
 	}
 	if (n > 0)
 		cancelled = adapter->ops->cancel_burst(adapter, evtims, n);
