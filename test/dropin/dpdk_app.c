@@ -264,21 +264,26 @@ static int
 case_cancel_and_errors(void)
 {
 	struct rte_event_timer_adapter *a;
-	struct rte_event_timer t, *tp = &t;
+	struct rte_event_timer t, *tp = &t, *twice[2] = { &t, &t };
 	struct rte_event ev;
 	int ret = -1;
 
 	a = app_adapter(0, 0);
 	CHECK(a != NULL, "adapter");
 	app_timer(&t, 20);
-	if (rte_event_timer_arm_burst(a, &tp, 1) != 1)
+	/* The same timer twice in one burst: the second finds it armed. */
+	rte_errno = 0;
+	if (rte_event_timer_arm_burst(a, twice, 2) != 1 ||
+	    rte_errno != EALREADY || t.state != RTE_EVENT_TIMER_ARMED)
 		goto out;
 	/* Armed already. */
 	rte_errno = 0;
 	if (rte_event_timer_arm_burst(a, &tp, 1) != 0 || rte_errno != EALREADY)
 		goto out;
-	if (rte_event_timer_cancel_burst(a, &tp, 1) != 1 ||
-	    t.state != RTE_EVENT_TIMER_CANCELED)
+	/* Twice in one cancel burst: the second finds it cancelled. */
+	rte_errno = 0;
+	if (rte_event_timer_cancel_burst(a, twice, 2) != 1 ||
+	    rte_errno != EALREADY || t.state != RTE_EVENT_TIMER_CANCELED)
 		goto out;
 	rte_errno = 0;
 	if (rte_event_timer_cancel_burst(a, &tp, 1) != 0 ||
@@ -574,7 +579,7 @@ app_setup(void)
 	struct rte_event_queue_conf qc;
 	struct rte_event_dev_info info;
 	uint8_t q = APP_QUEUE;
-	uint32_t slcores[RTE_MAX_LCORE];
+	uint32_t slcores[RTE_MAX_LCORE], sid;
 	int ret;
 
 	if (rte_service_lcore_list(slcores, RTE_DIM(slcores)) < 1) {
@@ -599,8 +604,18 @@ app_setup(void)
 	qc.schedule_type = RTE_SCHED_TYPE_ATOMIC;
 	if (rte_event_queue_setup(APP_DEV, APP_QUEUE, &qc) != 0 ||
 	    rte_event_port_setup(APP_DEV, APP_PORT, NULL) != 0 ||
-	    rte_event_port_link(APP_DEV, APP_PORT, &q, NULL, 1) != 1 ||
-	    rte_event_dev_start(APP_DEV) != 0) {
+	    rte_event_port_link(APP_DEV, APP_PORT, &q, NULL, 1) != 1) {
+		fprintf(stderr, "cannot set up queue or port\n");
+		return -1;
+	}
+	/* event_sw schedules from a service of its own: the same lcore. */
+	if (rte_event_dev_service_id_get(APP_DEV, &sid) == 0 &&
+	    (rte_service_map_lcore_set(sid, service_lcore, 1) != 0 ||
+	     rte_service_runstate_set(sid, 1) != 0)) {
+		fprintf(stderr, "cannot map the event device's service\n");
+		return -1;
+	}
+	if (rte_event_dev_start(APP_DEV) != 0) {
 		fprintf(stderr, "cannot set up queue, port or start\n");
 		return -1;
 	}
@@ -629,7 +644,7 @@ main(int argc, char **argv)
 		{ "control_errors", case_control_errors },
 		{ "environment", case_environment },
 	};
-	char prefix[64], lcores[64];
+	char prefix[64], lcores[64], vdev[64];
 	char *eal_argv[16];
 	const char *expect = getenv("DROPIN_EXPECT");
 	cpu_set_t set;
@@ -660,7 +675,10 @@ main(int argc, char **argv)
 	eal_argv[eal_argc++] = (char *)(uintptr_t)"--no-pci";
 	eal_argv[eal_argc++] = prefix;
 	eal_argv[eal_argc++] = (char *)(uintptr_t)"--log-level=lib.eal:error";
-	eal_argv[eal_argc++] = (char *)(uintptr_t)"--vdev=event_dsw0";
+	snprintf(vdev, sizeof(vdev), "--vdev=%s",
+		 getenv("DROPIN_VDEV") != NULL ? getenv("DROPIN_VDEV") :
+		 "event_dsw0");
+	eal_argv[eal_argc++] = vdev;
 	eal_argv[eal_argc++] = (char *)(uintptr_t)"--lcores";
 	eal_argv[eal_argc++] = lcores;
 	eal_argv[eal_argc++] = (char *)(uintptr_t)"-s";
