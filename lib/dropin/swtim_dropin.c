@@ -91,6 +91,8 @@ static struct rte_event_timer_adapter *dropin_dpdk_handle[DROPIN_NUM_MAX];
 
 /* Recursive: librte_eventdev calls back into us (see above). */
 static pthread_mutex_t dropin_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+/* Creates in progress, under dropin_lock: 2 when DPDK's calls us back. */
+static unsigned int dropin_create_depth;
 
 /* DPDK's own definitions, found once. */
 struct dropin_next {
@@ -357,6 +359,7 @@ dropin_create(const struct rte_event_timer_adapter_conf *conf,
 	}
 
 	pthread_mutex_lock(&dropin_lock);
+	dropin_create_depth++;
 	dropin_sync(id);
 	if (dropin_owner[id] != DROPIN_NONE ||
 	    (owner == DROPIN_DPDK && swtim_adapter_lookup(id) != NULL)) {
@@ -378,8 +381,10 @@ dropin_create(const struct rte_event_timer_adapter_conf *conf,
 		}
 		dropin_owner[id] = DROPIN_DPDK;
 		dropin_dpdk_handle[id] = handle;
-		SWTIM_LOG(DEBUG, "adapter %u on event device %u: DPDK's own",
-			  id, conf->event_dev_id);
+		/* Once per application call, not again for DPDK's own. */
+		if (dropin_create_depth == 1)
+			SWTIM_LOG(DEBUG, "adapter %u on event device %u: DPDK's"
+				  " own", id, conf->event_dev_id);
 		goto out;
 	}
 
@@ -409,6 +414,7 @@ dropin_create(const struct rte_event_timer_adapter_conf *conf,
 	SWTIM_LOG(DEBUG, "adapter %u on event device %u: swtim driver %s",
 		  id, conf->event_dev_id, drv->name);
 out:
+	dropin_create_depth--;
 	pthread_mutex_unlock(&dropin_lock);
 	if (handle == NULL)
 		rte_errno = err;
