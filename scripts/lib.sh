@@ -25,8 +25,10 @@ EXAMPLE_TIMEOUT_S=120
 # What building, installing and running swtim needs on Debian 12.
 # gcc does not pull in the C library headers without its recommends.
 # shellcheck disable=SC2034
+# dpdk-dev brings DPDK's own dpdk-test and dpdk-test-eventdev, which the
+# dropin suites run with libswtim_dropin preloaded.
 BUILD_PACKAGES=(libdpdk-dev meson ninja-build pkg-config gcc libc6-dev make
-		python3)
+		python3 dpdk-dev)
 # ASan and UBSan runtimes for gcc 12 (gcc-12 depends on them already;
 # listed so that a missing one is installed rather than a link failing).
 # shellcheck disable=SC2034

@@ -290,7 +290,8 @@ swtim_adapter_stats_reset(struct swtim_adapter *adapter);
  *
  * Timers are armed from the front of the array; arming stops at the first
  * failure, with rte_errno set:
- * - EALREADY: the timer is already ARMED;
+ * - EALREADY: the timer is already ARMED, or comes a second time in the
+ *   burst (its first occurrence armed it);
  * - EINVAL: NULL/bad adapter or timer; state neither NOT_ARMED nor
  *   CANCELED; ev.sched_type differs from the destination queue's schedule
  *   type, or ev.queue_id names a queue the device does not have (state
@@ -342,7 +343,8 @@ swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
  *
  * Timers are cancelled from the front; cancelling stops at the first
  * failure, with rte_errno set:
- * - EALREADY: the timer is already CANCELED;
+ * - EALREADY: the timer is already CANCELED, or comes a second time in
+ *   the burst (its first occurrence cancelled it);
  * - EINVAL: NULL/bad adapter or timer, or the timer is not ARMED (for
  *   example it has expired);
  * - EAGAIN: the timer is expiring at this very moment; a retry gives

@@ -80,6 +80,32 @@ swtim_arm_check(const struct swtim_adapter *adapter,
 }
 
 /*
+ * Whether evtims[n] appeared earlier in the burst: DPDK's contract treats a
+ * burst as one call per timer in turn, so a timer given twice is found
+ * armed (or cancelled) by its second occurrence. A 64-bit filter of the
+ * pointers seen, kept in a register, costs a burst of distinct timers a
+ * few instructions each; only a filter hit compares with the front.
+ * Timers are cache aligned: the filter is indexed by the cache line, so
+ * timers from one array never collide within 64.
+ */
+static __rte_always_inline bool
+swtim_burst_seen_before(uint64_t *seen, struct rte_event_timer **evtims,
+			uint16_t n)
+{
+	uint64_t bit = UINT64_C(1) << (((uintptr_t)evtims[n] >> 6) & 63);
+	uint16_t i;
+
+	if (likely(!(*seen & bit))) {
+		*seen |= bit;
+		return false;
+	}
+	for (i = 0; i < n; i++)
+		if (evtims[i] == evtims[n])
+			return true;
+	return false;
+}
+
+/*
  * Check a burst up to its first invalid timer, hand the valid front to the
  * driver, and leave the invalid timer's error state only when the driver
  * armed the whole front. same_tmo: every timer gets timeout_ticks
@@ -91,6 +117,7 @@ swtim_arm_common(const struct swtim_adapter *adapter,
 		 bool same_tmo, uint64_t timeout_ticks, uint16_t nb_evtims)
 {
 	struct swtim_arm_error e = { 0 };
+	uint64_t seen = 0;
 	uint16_t n, armed = 0;
 
 	if (unlikely(!swtim_adapter_is_valid(adapter) ||
@@ -105,6 +132,12 @@ swtim_arm_common(const struct swtim_adapter *adapter,
 				    evtim->timeout_ticks : timeout_ticks,
 				    &e) != 0)
 			break;
+		/* Its first occurrence arms it: the second finds it armed. */
+		if (unlikely(swtim_burst_seen_before(&seen, evtims, n))) {
+			e.err = EALREADY;
+			e.state = RTE_EVENT_TIMER_NOT_ARMED;
+			break;
+		}
 		if (same_tmo)
 			evtim->timeout_ticks = timeout_ticks;
 	}
@@ -153,6 +186,7 @@ uint16_t
 swtim_cancel_burst(const struct swtim_adapter *adapter,
 		   struct rte_event_timer **evtims, uint16_t nb_evtims)
 {
+	uint64_t seen = 0;
 	uint16_t n, cancelled = 0;
 	int err = 0;
 
@@ -165,6 +199,11 @@ swtim_cancel_burst(const struct swtim_adapter *adapter,
 		err = swtim_cancel_check(evtims[n]);
 		if (err != 0)
 			break;
+		/* Its first occurrence cancels it: the second finds it so. */
+		if (unlikely(swtim_burst_seen_before(&seen, evtims, n))) {
+			err = EALREADY;
+			break;
+		}
 	}
 	if (n > 0)
 		cancelled = adapter->ops->cancel_burst(adapter, evtims, n);

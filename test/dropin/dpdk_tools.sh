@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The swtim authors
+#
+# DPDK's own programs, unchanged (Debian's dpdk-dev), with libswtim_dropin
+# preloaded:
+#
+#   dpdk_tools.sh autotest PRELOAD EXPECT [TIMING_CASES]
+#       dpdk-test's event_timer_adapter_test: every case must succeed but
+#       those named in TIMING_CASES (comma-separated), whose results are
+#       printed but not judged; see test/dropin/README.md for why each is
+#       there.
+#   dpdk_tools.sh eventdev PRELOAD EXPECT [dpdk-test-eventdev option...]
+#       dpdk-test-eventdev's perf_queue timer test: "Result: Success".
+#
+# PRELOAD is the LD_PRELOAD value; EXPECT is swtim or dpdk, who must have
+# served the adapters, read from swtim's debug log lines. A missing
+# program is a failure, not a skip.
+
+set -uo pipefail
+
+mode=${1:?mode}
+preload=${2?preload}
+expect=${3:?expect}
+shift 3
+
+die() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# The first two CPUs we may run on (one if that is all there is).
+read -r c0 c1 _ < <(python3 -c 'import os
+print(" ".join(str(c) for c in sorted(os.sched_getaffinity(0))))')
+c1=${c1:-$c0}
+cpus="$c0,$c1"
+[ "$c0" = "$c1" ] && cpus=$c0
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# Whether the log says swtim (or DPDK) served every adapter created.
+check_server() {
+	local sw dp
+
+	sw=$(grep -c "dropin_create(): adapter .*: swtim driver" "$log")
+	dp=$(grep -c "dropin_create(): adapter .*: DPDK's own" "$log")
+	echo "adapters created: $sw by swtim, $dp by DPDK"
+	case $expect in
+	swtim) [ "$sw" -gt 0 ] && [ "$dp" -eq 0 ] ||
+		die "expected swtim to serve every adapter" ;;
+	dpdk) [ "$dp" -gt 0 ] && [ "$sw" -eq 0 ] ||
+		die "expected DPDK to serve every adapter" ;;
+	*) die "EXPECT must be swtim or dpdk, not $expect" ;;
+	esac
+}
+
+case $mode in
+autotest)
+	prog=$(command -v dpdk-test) ||
+		die "dpdk-test not found (Debian: apt-get install dpdk-dev)"
+	timing=",${1:-},"
+	# Seven lcores: main, three for the multicore cases, event_sw's and
+	# the adapter's service lcores (the test adds them), and -s 0x2.
+	DPDK_TEST=event_timer_adapter_test LD_PRELOAD=$preload \
+		timeout -k 10 900 "$prog" --no-huge -m 1024 --no-pci \
+		--no-shconf --file-prefix="dropin_autotest_$$" \
+		--lcores="0@$c0,1@$c1,(2-6)@($cpus)" -s 0x2 \
+		--log-level=swtim:debug </dev/null >"$log" 2>&1
+	rc=$?
+	grep -E "TestCase|Test assert|Tests (Total|Passed|Failed|Skipped)" \
+		"$log"
+	check_server
+	total=$(grep -c "TestCase \[" "$log")
+	[ "$total" -eq 30 ] ||
+		die "$total cases ran, not 30 (dpdk-test exit status $rc)"
+	bad=0
+	while read -r name result; do
+		case $result in
+		succeeded) ;;
+		*)	if [[ $timing == *",$name,"* ]]; then
+				echo "not judged (timing on shared CPUs): $name $result"
+			else
+				echo "FAILED: $name $result"
+				bad=$((bad + 1))
+			fi ;;
+		esac
+	done < <(sed -n 's/.*TestCase \[ *[0-9]*\] : \([a-z_]*\) \([a-z]*\).*/\1 \2/p' \
+		"$log")
+	[ "$bad" -eq 0 ] || die "$bad case(s) failed"
+	echo "PASS"
+	;;
+eventdev)
+	prog=$(command -v dpdk-test-eventdev) ||
+		die "dpdk-test-eventdev not found (Debian: apt-get install dpdk-dev)"
+	LD_PRELOAD=$preload timeout -k 10 300 "$prog" --no-huge -m 512 \
+		--no-shconf --no-pci --file-prefix="dropin_tev_$$" \
+		--vdev=event_dsw0 "--lcores=0@($cpus),(1-3)@($cpus)" -S 3 \
+		--log-level=swtim:debug -- --test=perf_queue --plcores=1 \
+		--wlcores=2 --stlist=a --nb_timers=100000 --expiry_nsec=20000 \
+		--max_tmo_nsec=1000000 "$@" </dev/null >"$log" 2>&1
+	rc=$?
+	grep -E "Result|swtim: |Error" "$log"
+	check_server
+	grep -q "Result: .*Success" "$log" ||
+		die "no \"Result: Success\" (exit status $rc); last lines: $(tail -5 "$log")"
+	[ "$rc" -eq 0 ] || die "exit status $rc"
+	echo "PASS"
+	;;
+*)
+	die "unknown mode $mode"
+	;;
+esac
