@@ -150,10 +150,10 @@ swtim_adapter_create_ext(const struct rte_event_timer_adapter_conf *conf,
  *   value gives EINVAL and a log line naming it.
  */
 struct swtim_adapter *
-swtim_adapter_create_with_driver(const struct rte_event_timer_adapter_conf *conf,
-				 rte_event_timer_adapter_port_conf_cb_t conf_cb,
-				 void *conf_arg, const char *driver,
-				 const char *devargs);
+swtim_adapter_create_with_driver(
+	const struct rte_event_timer_adapter_conf *conf,
+	rte_event_timer_adapter_port_conf_cb_t conf_cb, void *conf_arg,
+	const char *driver, const char *devargs);
 
 /**
  * Get the adapter's information.

@@ -183,10 +183,10 @@ swtim_tick_apply(const struct swtim_driver *drv,
 }
 
 struct swtim_adapter *
-swtim_adapter_create_with_driver(const struct rte_event_timer_adapter_conf *conf,
-				 rte_event_timer_adapter_port_conf_cb_t conf_cb,
-				 void *conf_arg, const char *driver,
-				 const char *devargs)
+swtim_adapter_create_with_driver(
+	const struct rte_event_timer_adapter_conf *conf,
+	rte_event_timer_adapter_port_conf_cb_t conf_cb, void *conf_arg,
+	const char *driver, const char *devargs)
 {
 	const struct swtim_driver *drv;
 	struct swtim_adapter *adapter;

@@ -47,7 +47,8 @@ enum swtim_port_state {
 	SWTIM_PORT_IN_USE,	/* added by swtim, an adapter uses it */
 };
 
-static uint8_t swtim_port_table[RTE_EVENT_MAX_DEVS][RTE_EVENT_MAX_PORTS_PER_DEV];
+static uint8_t
+swtim_port_table[RTE_EVENT_MAX_DEVS][RTE_EVENT_MAX_PORTS_PER_DEV];
 
 /*
  * The device's port count when swtim last added a port to it (0: never).

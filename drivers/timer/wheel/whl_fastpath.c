@@ -7,9 +7,10 @@
  * generic layer has checked every argument.
  *
  * An arm burst takes the lock of the caller's own wheel once, and its
- * budget from that lane's credit under it (swtim_budget.h); converting the time to ticks is a multiply and
- * a shift (rte_reciprocal), and linking a timer is a count-leading-zeros
- * and a few stores, to the timer and to its slot's top block.
+ * budget from that lane's credit under it (swtim_budget.h); converting
+ * the time to ticks is a multiply and a shift (rte_reciprocal), and
+ * linking a timer is a count-leading-zeros and a few stores, to the
+ * timer and to its slot's top block.
  */
 
 #include <errno.h>
