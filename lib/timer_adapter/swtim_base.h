@@ -60,8 +60,10 @@ struct swtim_lane_ops {
 		     struct swtim_port *port, uint64_t now, uint64_t tick);
 	/**
 	 * Timer-cycle time at which the lane's store next has a timer due
-	 * (0: now; UINT64_MAX: none), for a lane whose buffer is empty.
-	 * MT safe against the fast path and the service.
+	 * (0: now; UINT64_MAX: none), for a lane whose buffer is empty;
+	 * asked only while some timer may be outstanding
+	 * (swtim_base_outstanding_hint()). MT safe against the fast path
+	 * and the service.
 	 */
 	uint64_t (*next_deadline)(const struct swtim_base *base,
 				  const struct swtim_lane *lane);

@@ -122,14 +122,16 @@ swtim_base_deadline(const struct swtim_base *base)
 	uint32_t i, nb_polled = swtim_poll_set_count(&base->polled);
 	uint64_t next = UINT64_MAX;
 
-	for (i = 0; i < nb_polled; i++) {
-		const struct swtim_lane *lane =
-			swtim_base_lane(base, base->polled.ids[i]);
-
-		if (swtim_evbuf_count(&lane->evbuf) != 0)
+	for (i = 0; i < nb_polled; i++)
+		if (swtim_evbuf_count(
+			&swtim_base_lane(base, base->polled.ids[i])->evbuf) != 0)
 			return 0;
-		next = RTE_MIN(next, base->ops->next_deadline(base, lane));
-	}
+	/* Once for the adapter, not once a lane: it reads every lane. */
+	if (swtim_base_outstanding_hint(base) == 0)
+		return UINT64_MAX;
+	for (i = 0; i < nb_polled; i++)
+		next = RTE_MIN(next, base->ops->next_deadline(base,
+				swtim_base_lane(base, base->polled.ids[i])));
 	return next;
 }
 

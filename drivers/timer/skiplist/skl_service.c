@@ -211,7 +211,7 @@ skl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
 
 /*
  * librte_timer keeps its lists to itself, so the next deadline is the
- * next scan of a list while any timer is armed.
+ * next scan of a list (asked only while a timer may be armed).
  */
 uint64_t
 skl_lane_next_deadline(const struct swtim_base *base,
@@ -220,8 +220,6 @@ skl_lane_next_deadline(const struct swtim_base *base,
 	const struct skl_list *list =
 		container_of(lane, const struct skl_list, lane);
 
-	if (swtim_base_outstanding_hint(base) == 0)
-		return UINT64_MAX;
 	return __atomic_load_n(&list->next_scan, __ATOMIC_RELAXED);
 }
 
