@@ -462,8 +462,12 @@ rte_event_timer_adapter_get_info(const struct rte_event_timer_adapter *adapter,
 	return next != NULL ? next->get_info(adapter, adapter_info) : -ENOTSUP;
 }
 
-int
-rte_event_timer_adapter_start(const struct rte_event_timer_adapter *adapter)
+/*
+ * Start (run) or stop an adapter: DPDK's own calls for one DPDK serves,
+ * swtim's otherwise, keeping the handle's data.started in step.
+ */
+static int
+dropin_run_set(const struct rte_event_timer_adapter *adapter, bool run)
 {
 	const struct dropin_next *next;
 	int ret;
@@ -472,30 +476,27 @@ rte_event_timer_adapter_start(const struct rte_event_timer_adapter *adapter)
 		return -EINVAL;
 	if (!dropin_is_ours(adapter)) {
 		next = dropin_dpdk();
-		return next != NULL ? next->start(adapter) : -ENOTSUP;
+		if (next == NULL)
+			return -ENOTSUP;
+		return run ? next->start(adapter) : next->stop(adapter);
 	}
-	ret = swtim_adapter_start(dropin_sw(adapter));
+	ret = run ? swtim_adapter_start(dropin_sw(adapter)) :
+		swtim_adapter_stop(dropin_sw(adapter));
 	if (ret == 0)
-		dropin_of(adapter)->data.started = 1;
+		dropin_of(adapter)->data.started = run;
 	return ret;
+}
+
+int
+rte_event_timer_adapter_start(const struct rte_event_timer_adapter *adapter)
+{
+	return dropin_run_set(adapter, true);
 }
 
 int
 rte_event_timer_adapter_stop(const struct rte_event_timer_adapter *adapter)
 {
-	const struct dropin_next *next;
-	int ret;
-
-	if (adapter == NULL)
-		return -EINVAL;
-	if (!dropin_is_ours(adapter)) {
-		next = dropin_dpdk();
-		return next != NULL ? next->stop(adapter) : -ENOTSUP;
-	}
-	ret = swtim_adapter_stop(dropin_sw(adapter));
-	if (ret == 0)
-		dropin_of(adapter)->data.started = 0;
-	return ret;
+	return dropin_run_set(adapter, false);
 }
 
 struct rte_event_timer_adapter *
