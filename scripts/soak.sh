@@ -68,7 +68,7 @@ for d in "${drivers[@]}"; do
 	log "soak: $d, $minutes minutes, seed $seed"
 	timeout -k 10 "$limit" "$bin" --no-huge -m 2048 --no-shconf --no-pci \
 		--file-prefix "swtim_soak_$$_$d" --vdev=event_dsw0 \
-		--log-level=lib.eal:error \
+		--log-level=lib.eal:error --no-telemetry \
 		--lcores "0@$c0,1@$c1,(2-5)@($c0,$c1)" -- \
 		--minutes "$minutes" --driver "$d" --seed "$seed" \
 		"${extra[@]}"

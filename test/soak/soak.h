@@ -41,7 +41,7 @@
 
 /* One-shot adapter: tick, longest timeout. */
 #define SOAK_ONESHOT_TICK_NS	(100 * 1000)			/* 100 us */
-#define SOAK_ONESHOT_MAX_TMO_NS	(UINT64_C(30) * 1000 * 1000 * 1000)
+#define SOAK_ONESHOT_MAX_TMO_NS	(UINT64_C(600) * 1000 * 1000 * 1000)
 /* Periodic adapter: tick, longest period. */
 #define SOAK_PERIODIC_TICK_NS	(1000 * 1000)			/* 1 ms */
 #define SOAK_PERIODIC_MAX_TMO_NS (UINT64_C(1000) * 1000 * 1000)

@@ -390,7 +390,7 @@ soak_produce_periodic(struct soak_thread *th, struct soak_producer *pr,
 	n = soak_take_free(s, SOAK_PERIODIC, idx,
 			   RTE_MIN(share - pr->nb_live, 4u));
 	for (i = 0; i < n; i++)
-		ticks[i] = swt_rand_range(&th->rnd, 2, 50);	/* 2-50 ms */
+		ticks[i] = swt_rand_range(&th->rnd, 10, 100); /* ms */
 	done = soak_arm(th, SOAK_PERIODIC, idx, ticks, n,
 			(enum soak_arm_kind)(swt_rand(&th->rnd) %
 					     SOAK_ARM_KINDS));

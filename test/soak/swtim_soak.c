@@ -39,6 +39,7 @@
 #include <rte_malloc.h>
 #include <rte_ring_elem.h>
 #include <rte_service.h>
+#include <rte_timer.h>
 
 #include "soak.h"
 #include "swtim_test.h"
@@ -60,14 +61,17 @@
 /* The main lcore's step, and how often it samples the heap. */
 #define SOAK_STEP_MS		10
 #define SOAK_SAMPLE_MS		1000
-/* A peak: arming at most this long, due over this long after it. */
-#define SOAK_PEAK_FILL_MS	20000
-#define SOAK_PEAK_SPREAD_MS	6000
+/*
+ * A peak: arming for at most this long (the skiplist driver arms a few
+ * 100,000 a second on two shared CPUs), due over this long after it.
+ */
+#define SOAK_PEAK_FILL_MS	120000
+#define SOAK_PEAK_SPREAD_MS	15000
 /* The longest a peak's timers take to fall due, and to drain after. */
 #define SOAK_PEAK_DRAIN_MS	5000
-/* Peaks come this often (a shorter run: twice), none in the last part. */
+/* Peaks: the first at once, then this often while enough time is left. */
 #define SOAK_PEAK_EVERY_S	300
-#define SOAK_PEAK_LAST_S	25
+#define SOAK_PEAK_LAST_S	150
 /* Between two disturbances, after warm-up. */
 #define SOAK_CHAOS_GAP_MIN_MS	500
 #define SOAK_CHAOS_GAP_MAX_MS	4000
@@ -355,6 +359,10 @@ soak_setup(void)
 	}
 	if (swt_evdev_setup(&dconf, &dev) != 0)
 		return -1;
+	/* librte_timer's state, which the skiplist driver would otherwise
+	 * set up on its first create, is the application's. */
+	if (rte_timer_subsystem_init() != 0)
+		return -1;
 	g.heap_before = soak_heap_bytes();
 	s->dev_id = dev.dev_id;
 	s->worker_port = SWT_WORKER_PORT;
@@ -583,25 +591,63 @@ soak_steer(void)
 	g.peak_max = RTE_MAX(g.peak_max, out);
 }
 
-/* The main lcore's step while a peak fills: stop it when it is there. */
+/* A peak being filled. */
+static struct {
+	uint64_t started, until, out_at_start;
+} soak_fill;
+
+/*
+ * The main lcore's step while a peak fills. The peak's timers fall due
+ * from peak_from on, which is kept past the moment the fill should end
+ * at the rate seen so far (twice that, as the rate may drop): all of them
+ * must be outstanding at once. The fill ends when the peak is there.
+ */
 static void
-soak_peak_fill_step(uint64_t now, uint64_t fill_until)
+soak_peak_fill_step(uint64_t now, uint64_t *warm_next)
 {
-	if (!g.s.peak_fill)
+	struct soak *s = &g.s;
+	uint64_t done, rate_left;
+
+	if (!s->peak_fill)
 		return;
-	if (g.s.outstanding >= g.o.peak) {
-		g.s.peak_fill = false;
+	if (s->outstanding >= g.o.peak) {
+		s->peak_fill = false;
 		g.peaks_reached++;
 		printf("soak: peak %" PRIu64 ": %" PRIu64 " one-shot timers "
 		       "outstanding after %.1f s of arming\n", g.peaks,
-		       g.s.outstanding, (double)(now - (fill_until -
-		       g.hz * SOAK_PEAK_FILL_MS / MS_PER_S)) / g.hz);
-	} else if (now >= fill_until) {
-		g.s.peak_fill = false;
+		       s->outstanding,
+		       (double)(now - soak_fill.started) / g.hz);
+	} else if (now >= soak_fill.until) {
+		s->peak_fill = false;
 		printf("soak: peak %" PRIu64 " not reached: %" PRIu64 " of %"
 		       PRIu64 " outstanding after %u s\n", g.peaks,
-		       g.s.outstanding, g.o.peak, SOAK_PEAK_FILL_MS / 1000);
+		       s->outstanding, g.o.peak, SOAK_PEAK_FILL_MS / 1000);
+	} else {
+		done = s->outstanding > soak_fill.out_at_start ?
+			s->outstanding - soak_fill.out_at_start : 0;
+		if (done != 0) {
+			rate_left = (now - soak_fill.started) *
+				(g.o.peak - s->outstanding) / done;
+			s->peak_from = RTE_MAX(s->peak_from, now + 2 * rate_left +
+					       g.hz);
+		}
+		return;
 	}
+	if (!g.warm)
+		*warm_next = s->peak_from + s->peak_spread / 8;
+}
+
+static void
+soak_peak_start(uint64_t now)
+{
+	struct soak *s = &g.s;
+
+	g.peaks++;
+	soak_fill.started = now;
+	soak_fill.until = now + g.hz * SOAK_PEAK_FILL_MS / MS_PER_S;
+	soak_fill.out_at_start = s->outstanding;
+	s->peak_from = now + 5 * g.hz;
+	s->peak_fill = true;
 }
 
 static void
@@ -610,10 +656,7 @@ soak_run(void)
 	struct soak *s = &g.s;
 	const uint64_t ms = g.hz / MS_PER_S;
 	uint64_t now = rte_get_timer_cycles();
-	uint64_t run_s = (uint64_t)(g.o.minutes * 60);
-	uint64_t peak_every = RTE_MAX(RTE_MIN((uint64_t)SOAK_PEAK_EVERY_S,
-					      run_s / 2), UINT64_C(1)) * g.hz;
-	uint64_t next_peak = now + ms * 1000, fill_until = 0, drained_at = 0;
+	uint64_t next_peak = now + ms * 1000, drained_at = 0;
 	uint64_t next_chaos = UINT64_MAX, next_sample = now;
 	uint64_t next_progress = now + g.o.progress_s * g.hz;
 	unsigned int warm_step = 0;
@@ -625,18 +668,12 @@ soak_run(void)
 	}
 	while ((now = rte_get_timer_cycles()) < g.end) {
 		soak_steer();
-		soak_peak_fill_step(now, fill_until);
+		soak_peak_fill_step(now, &warm_next);
 		if (now >= next_peak) {
-			g.peaks++;
-			fill_until = now + SOAK_PEAK_FILL_MS * ms;
-			/* Due once the fill is likely over: all at once. */
-			s->peak_from = now + 3000 * ms;
-			s->peak_fill = true;
-			next_peak = now + peak_every;
+			soak_peak_start(now);
+			next_peak = now + SOAK_PEAK_EVERY_S * g.hz;
 			if (next_peak + SOAK_PEAK_LAST_S * g.hz > g.end)
 				next_peak = UINT64_MAX;
-			if (!g.warm)
-				warm_next = s->peak_from + s->peak_spread / 8;
 		}
 		/*
 		 * Warm-up: while the first peak falls due, one disturbance
@@ -681,7 +718,11 @@ soak_run(void)
 		}
 		soak_sleep_ms(SOAK_STEP_MS);
 	}
-	s->peak_fill = false;
+	if (s->peak_fill) {
+		s->peak_fill = false;
+		printf("soak: the run ended while peak %" PRIu64 " filled\n",
+		       g.peaks);
+	}
 	if (!g.warm) {
 		printf("soak: the run ended before the warm-up did\n");
 		g.errors++;
@@ -984,6 +1025,8 @@ main(int argc, char **argv)
 	soak_drain();
 	ok = soak_report(last, sizeof(last));
 	ok &= soak_teardown();
+	rte_event_dev_stop(g.s.dev_id);
+	rte_event_dev_close(g.s.dev_id);
 	rte_eal_cleanup();
 	printf("%s\n", last);
 	return ok ? 0 : 1;
