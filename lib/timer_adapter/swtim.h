@@ -104,7 +104,10 @@ struct swtim_adapter;
  *     it does not fit in 64 bits of timer cycles;
  *   - ENOMEM: out of memory;
  *   - any error of the event device port setup.
- *   A refused create leaves nothing behind.
+ *   A refused create leaves nothing behind but, when the set-up of the
+ *   port it added failed, that port on the device (unlinked, not set up:
+ *   an event device cannot be given one port fewer safely), which the
+ *   next create on the device sets up and takes instead of adding one.
  */
 struct swtim_adapter *
 swtim_adapter_create(const struct rte_event_timer_adapter_conf *conf);

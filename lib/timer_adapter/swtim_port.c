@@ -45,6 +45,14 @@ enum swtim_port_state {
 	SWTIM_PORT_NONE = 0,	/* not added by swtim */
 	SWTIM_PORT_FREE,	/* added by swtim, no adapter uses it */
 	SWTIM_PORT_IN_USE,	/* added by swtim, an adapter uses it */
+	/*
+	 * Added by swtim, whose set-up failed. It cannot be taken off the
+	 * device again: configuring the device with one port fewer would
+	 * release it, and event_dsw's release does not expect a port never
+	 * set up. The next create on the device sets it up instead of
+	 * adding another, so failed creates leave at most this one port.
+	 */
+	SWTIM_PORT_UNSET,
 };
 
 static uint8_t
@@ -76,7 +84,8 @@ swtim_ports_forget_free(uint8_t dev_id)
 	uint32_t p;
 
 	for (p = 0; p < RTE_EVENT_MAX_PORTS_PER_DEV; p++)
-		if (swtim_port_table[dev_id][p] == SWTIM_PORT_FREE)
+		if (swtim_port_table[dev_id][p] == SWTIM_PORT_FREE ||
+		    swtim_port_table[dev_id][p] == SWTIM_PORT_UNSET)
 			swtim_port_table[dev_id][p] = SWTIM_PORT_NONE;
 }
 
@@ -90,9 +99,13 @@ swtim_dev_attr(uint8_t dev_id, uint32_t attr)
 	return v;
 }
 
-/* Rebuild a configuration of the device with one port more. */
+/*
+ * Rebuild the device's configuration, with extra ports more; fails if
+ * the device has not that many left.
+ */
 static int
-swtim_dev_conf_grown(uint8_t dev_id, struct rte_event_dev_config *conf)
+swtim_dev_conf_rebuild(uint8_t dev_id, uint32_t extra,
+		       struct rte_event_dev_config *conf)
 {
 	struct rte_event_dev_info info;
 	uint32_t nb_ports, nb_queues, q, cfg, depth;
@@ -101,7 +114,7 @@ swtim_dev_conf_grown(uint8_t dev_id, struct rte_event_dev_config *conf)
 		return -EINVAL;
 	nb_ports = swtim_dev_attr(dev_id, RTE_EVENT_DEV_ATTR_PORT_COUNT);
 	nb_queues = swtim_dev_attr(dev_id, RTE_EVENT_DEV_ATTR_QUEUE_COUNT);
-	if (nb_ports + 1 > info.max_event_ports) {
+	if (nb_ports + extra > info.max_event_ports) {
 		SWTIM_LOG(ERR, "event device %u has no port left (max %u)",
 			  dev_id, info.max_event_ports);
 		return -EINVAL;
@@ -111,7 +124,7 @@ swtim_dev_conf_grown(uint8_t dev_id, struct rte_event_dev_config *conf)
 	conf->dequeue_timeout_ns = info.dequeue_timeout_ns;
 	conf->nb_events_limit = info.max_num_events;
 	conf->nb_event_queues = nb_queues;
-	conf->nb_event_ports = nb_ports + 1;
+	conf->nb_event_ports = nb_ports + extra;
 	conf->nb_event_queue_flows = info.max_event_queue_flows;
 	conf->nb_event_port_dequeue_depth = info.max_event_port_dequeue_depth;
 	conf->nb_event_port_enqueue_depth = info.max_event_port_enqueue_depth;
@@ -132,50 +145,69 @@ swtim_dev_conf_grown(uint8_t dev_id, struct rte_event_dev_config *conf)
 	return 0;
 }
 
-/* Add one port to the device, restarting it if it ran. */
+/* Set up port of a stopped device configured as conf says. */
 static int
-swtim_port_add(uint8_t dev_id, uint8_t *port_id)
+swtim_port_setup(uint8_t dev_id, uint8_t port,
+		 const struct rte_event_dev_config *conf)
 {
-	struct rte_event_dev_config conf;
 	struct rte_event_port_conf port_conf;
-	uint32_t started;
-	uint8_t port;
 	int ret;
 
-	ret = swtim_dev_conf_grown(dev_id, &conf);
-	if (ret != 0)
-		return ret;
-	port = conf.nb_event_ports - 1;
-	started = swtim_dev_attr(dev_id, RTE_EVENT_DEV_ATTR_STARTED);
-	if (started)
-		rte_event_dev_stop(dev_id);
-
-	ret = rte_event_dev_configure(dev_id, &conf);
-	if (ret < 0) {
-		SWTIM_LOG(ERR, "reconfiguring event device %u failed: %d",
-			  dev_id, ret);
-		goto restart;
-	}
 	ret = rte_event_port_default_conf_get(dev_id, port, &port_conf);
 	if (ret == 0) {
 		/* The device's defaults may exceed what it was configured
 		 * with (event_dsw: dequeue depth 32 against 16, say). */
 		port_conf.dequeue_depth = RTE_MIN(port_conf.dequeue_depth,
-				conf.nb_event_port_dequeue_depth);
+				conf->nb_event_port_dequeue_depth);
 		port_conf.enqueue_depth = RTE_MIN(port_conf.enqueue_depth,
-				conf.nb_event_port_enqueue_depth);
+				conf->nb_event_port_enqueue_depth);
 		port_conf.new_event_threshold = RTE_MIN(
 				port_conf.new_event_threshold,
-				(int32_t)conf.nb_events_limit);
+				(int32_t)conf->nb_events_limit);
 		ret = rte_event_port_setup(dev_id, port, &port_conf);
 	}
-	if (ret < 0) {
+	if (ret < 0)
 		SWTIM_LOG(ERR, "setting up port %u of event device %u failed: "
 			  "%d", port, dev_id, ret);
-		goto restart;
+	return ret;
+}
+
+/*
+ * Give the device a port, restarting it if it ran: one more (grow), or
+ * port (an SWTIM_PORT_UNSET one), set up again. *added: whether the
+ * device has a port more now, set up or not.
+ */
+static int
+swtim_port_add(uint8_t dev_id, bool grow, uint8_t *port_id, bool *added)
+{
+	struct rte_event_dev_config conf;
+	uint32_t started;
+	uint8_t port;
+	int ret;
+
+	*added = false;
+	ret = swtim_dev_conf_rebuild(dev_id, grow ? 1 : 0, &conf);
+	if (ret != 0)
+		return ret;
+	port = grow ? conf.nb_event_ports - 1 : *port_id;
+	started = swtim_dev_attr(dev_id, RTE_EVENT_DEV_ATTR_STARTED);
+	if (started)
+		rte_event_dev_stop(dev_id);
+
+	if (grow) {
+		ret = rte_event_dev_configure(dev_id, &conf);
+		if (ret < 0) {
+			SWTIM_LOG(ERR, "reconfiguring event device %u failed: "
+				  "%d", dev_id, ret);
+			goto restart;
+		}
+		*added = true;
 	}
+	ret = swtim_port_setup(dev_id, port, &conf);
+	if (ret == 0)
+		SWTIM_LOG(DEBUG, "%s port %u of event device %u",
+			  grow ? "added" : "set up", port, dev_id);
 	*port_id = port;
-	SWTIM_LOG(DEBUG, "added port %u to event device %u", port, dev_id);
 restart:
 	if (started && rte_event_dev_start(dev_id) < 0) {
 		SWTIM_LOG(ERR, "restarting event device %u failed", dev_id);
@@ -189,6 +221,8 @@ int
 swtim_port_acquire(uint8_t dev_id, uint8_t *port_id)
 {
 	uint32_t nb_ports = swtim_dev_attr(dev_id, RTE_EVENT_DEV_ATTR_PORT_COUNT);
+	uint8_t *state;
+	bool added;
 	uint32_t p;
 	int ret;
 
@@ -197,20 +231,28 @@ swtim_port_acquire(uint8_t dev_id, uint8_t *port_id)
 	if (nb_ports != swtim_port_count_left[dev_id])
 		swtim_ports_forget_free(dev_id);
 	for (p = 0; p < nb_ports && p < RTE_EVENT_MAX_PORTS_PER_DEV; p++) {
-		if (swtim_port_table[dev_id][p] != SWTIM_PORT_FREE)
+		state = &swtim_port_table[dev_id][p];
+		if (*state != SWTIM_PORT_FREE && *state != SWTIM_PORT_UNSET)
 			continue;
 		if (swtim_port_linked(dev_id, p)) {
 			/* Set up again by the application. */
-			swtim_port_table[dev_id][p] = SWTIM_PORT_NONE;
+			*state = SWTIM_PORT_NONE;
 			continue;
 		}
-		swtim_port_table[dev_id][p] = SWTIM_PORT_IN_USE;
+		if (*state == SWTIM_PORT_UNSET) {
+			*port_id = p;
+			ret = swtim_port_add(dev_id, false, port_id, &added);
+			if (ret != 0)
+				return ret;
+		}
+		*state = SWTIM_PORT_IN_USE;
 		*port_id = p;
 		return 0;
 	}
-	ret = swtim_port_add(dev_id, port_id);
-	if (ret == 0) {
-		swtim_port_table[dev_id][*port_id] = SWTIM_PORT_IN_USE;
+	ret = swtim_port_add(dev_id, true, port_id, &added);
+	if (added) {
+		swtim_port_table[dev_id][*port_id] = ret == 0 ?
+			SWTIM_PORT_IN_USE : SWTIM_PORT_UNSET;
 		swtim_port_count_left[dev_id] = *port_id + 1u;
 	}
 	return ret;
