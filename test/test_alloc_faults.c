@@ -97,7 +97,7 @@ create_fails_cleanly(int port)
 	struct rte_event_timer_adapter_conf c = conf(0);
 	struct swtim_adapter *a;
 	uint64_t heap, n, allocs = 0;
-	uint32_t services, ports;
+	uint32_t services, ports0;
 
 	/*
 	 * Another adapter first: what a first create sets up for good
@@ -111,10 +111,10 @@ create_fails_cleanly(int port)
 	if (port >= 0)
 		SWT_ASSERT_OK(swtim_adapter_free(a));
 	c.timer_adapter_id = ID;
+	ports0 = swt_evdev_port_count(swt_dev.dev_id);
 	for (n = 1; n <= MAX_ALLOCS; n++) {
 		heap = heap_bytes();
 		services = rte_service_get_count();
-		ports = swt_evdev_port_count(swt_dev.dev_id);
 		fault_alloc_arm(n, n, FAULT_ALLOC_ANY_LCORE);
 		rte_errno = 0;
 		a = swt_adapter_create(&c, port);
@@ -134,8 +134,16 @@ create_fails_cleanly(int port)
 			   " failed: heap %+" PRId64 " bytes", n,
 			   (int64_t)(heap_bytes() - heap));
 		SWT_ASSERT_EQ(rte_service_get_count(), services);
-		SWT_ASSERT_EQ(swt_evdev_port_count(swt_dev.dev_id), ports);
+		/* A port whose set-up failed stays, once: the next create
+		 * takes it (swtim_adapter_create()). */
+		SWT_ASSERT(swt_evdev_port_count(swt_dev.dev_id) <= ports0 +
+			   (port < 0), "allocation %" PRIu64 " failed: %u "
+			   "ports, %u before", n,
+			   swt_evdev_port_count(swt_dev.dev_id), ports0);
 	}
+	SWT_ASSERT(swt_evdev_port_count(swt_dev.dev_id) <= ports0 + (port < 0),
+		   "%u ports, %u before", swt_evdev_port_count(swt_dev.dev_id),
+		   ports0);
 	printf("    create makes %" PRIu64 " allocations; each refused "
 	       "cleanly\n", allocs);
 	SWT_ASSERT(allocs >= 3 && n <= MAX_ALLOCS, "%" PRIu64 " allocations",
@@ -254,7 +262,7 @@ service_round(uint64_t n, bool periodic, bool *fired)
 	}
 	SWT_ASSERT_OK(swtim_adapter_stop(a));
 	SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
-	printf("    service allocations from the %" PRIu64 "th on: %" PRIu64
+	printf("    service allocations from number %" PRIu64 " on: %" PRIu64
 	       " failed, %u events meanwhile, then %u; exp %" PRIu64 " enq %"
 	       PRIu64 " retry %" PRIu64 " drop %" PRIu64 "\n", n,
 	       fault_alloc_failed(), starved, total - starved,
