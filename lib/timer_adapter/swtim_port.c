@@ -175,10 +175,12 @@ swtim_port_setup(uint8_t dev_id, uint8_t port,
 /*
  * Give the device a port, restarting it if it ran: one more (grow), or
  * port (an SWTIM_PORT_UNSET one), set up again. *added: whether the
- * device has a port more now, set up or not.
+ * device has a port more now; *set_up: whether the port was set up (a
+ * restart may still have failed).
  */
 static int
-swtim_port_add(uint8_t dev_id, bool grow, uint8_t *port_id, bool *added)
+swtim_port_add(uint8_t dev_id, bool grow, uint8_t *port_id, bool *added,
+	       bool *set_up)
 {
 	struct rte_event_dev_config conf;
 	uint32_t started;
@@ -186,6 +188,7 @@ swtim_port_add(uint8_t dev_id, bool grow, uint8_t *port_id, bool *added)
 	int ret;
 
 	*added = false;
+	*set_up = false;
 	ret = swtim_dev_conf_rebuild(dev_id, grow ? 1 : 0, &conf);
 	if (ret != 0)
 		return ret;
@@ -204,6 +207,7 @@ swtim_port_add(uint8_t dev_id, bool grow, uint8_t *port_id, bool *added)
 		*added = true;
 	}
 	ret = swtim_port_setup(dev_id, port, &conf);
+	*set_up = ret == 0;
 	if (ret == 0)
 		SWTIM_LOG(DEBUG, "%s port %u of event device %u",
 			  grow ? "added" : "set up", port, dev_id);
@@ -222,7 +226,7 @@ swtim_port_acquire(uint8_t dev_id, uint8_t *port_id)
 {
 	uint32_t nb_ports = swtim_dev_attr(dev_id, RTE_EVENT_DEV_ATTR_PORT_COUNT);
 	uint8_t *state;
-	bool added;
+	bool added, set_up;
 	uint32_t p;
 	int ret;
 
@@ -241,18 +245,25 @@ swtim_port_acquire(uint8_t dev_id, uint8_t *port_id)
 		}
 		if (*state == SWTIM_PORT_UNSET) {
 			*port_id = p;
-			ret = swtim_port_add(dev_id, false, port_id, &added);
-			if (ret != 0)
+			ret = swtim_port_add(dev_id, false, port_id, &added,
+					     &set_up);
+			if (ret != 0) {
+				/* Set up, the device not restarted: a port
+				 * like any other free one now. */
+				if (set_up)
+					*state = SWTIM_PORT_FREE;
 				return ret;
+			}
 		}
 		*state = SWTIM_PORT_IN_USE;
 		*port_id = p;
 		return 0;
 	}
-	ret = swtim_port_add(dev_id, true, port_id, &added);
+	ret = swtim_port_add(dev_id, true, port_id, &added, &set_up);
 	if (added) {
 		swtim_port_table[dev_id][*port_id] = ret == 0 ?
-			SWTIM_PORT_IN_USE : SWTIM_PORT_UNSET;
+			SWTIM_PORT_IN_USE : set_up ? SWTIM_PORT_FREE :
+			SWTIM_PORT_UNSET;
 		swtim_port_count_left[dev_id] = *port_id + 1u;
 	}
 	return ret;
