@@ -147,4 +147,24 @@ swtim_ports_maintain(struct swtim_ports *ports, uint64_t now)
 		swtim_port_maintain(&ports->port[i], now);
 }
 
+/**
+ * Whether the ports' event device runs. While it is stopped, DPDK 22.11
+ * gives it dummy fast-path functions, which refuse every event and log
+ * an error at every call; so the service leaves the device alone then.
+ *
+ * @param ports
+ *   The ports, set up.
+ * @return
+ *   true if the device is started.
+ */
+static inline bool
+swtim_ports_device_started(const struct swtim_ports *ports)
+{
+	uint32_t started = 0;
+
+	return rte_event_dev_attr_get(ports->port[0].dev_id,
+				      RTE_EVENT_DEV_ATTR_STARTED,
+				      &started) == 0 && started != 0;
+}
+
 #endif /* SWTIM_PORT_H */

@@ -188,6 +188,13 @@ swtim_service_run(void *arg)
 	if (!swtim_gate_enter(&base->gate) ||
 	    (ops->run_begin != NULL && !ops->run_begin(base)))
 		goto out;
+	/*
+	 * The device stopped under a started adapter (by the application,
+	 * or by a create adding a port to it): everything waits where it
+	 * is, as if the adapter were stopped, until the device runs again.
+	 */
+	if (unlikely(!swtim_ports_device_started(&base->ports)))
+		goto out;
 
 	now = rte_get_timer_cycles();
 	tick = swtim_base_tick_of(base, now);
