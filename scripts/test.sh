@@ -9,12 +9,14 @@
 #   2. ASan+UBSan debug build with -Dwerror=true and every meson test suite;
 #   3. install the release build, build examples/arm_one against the
 #      installed library and run it;
-#   4. pack the benchmark bundle (scripts/bundle.sh) and run from it.
+#   4. pack the benchmark bundle (scripts/bundle.sh) and run from it;
+#   5. a minute of the soak (scripts/soak.sh) with each driver, from the
+#      release build.
 #
 # Keeps going after a failure, exits non-zero if anything failed, and
 # prints as its very last line "N passed, M failed": meson's OK and
 # expected-fail counts as passed; fail, unexpected-pass and timeout as
-# failed; the example as one more test. A build that fails counts as one
+# failed; the example, the bundle and each soak run as one more test. A build that fails counts as one
 # failed test.
 
 set -uo pipefail
@@ -135,6 +137,26 @@ bundle_test() {
 	fi
 }
 
+# soak_test: a minute of swtim-soak with each driver, each run one test.
+# The skiplist driver arms about 100,000 timers a second on two busy
+# CPUs, so a peak of 4.2M would take its whole minute: its minute peaks at
+# 1M (doc/reliability.md; the long runs peak at 4.2M with both drivers).
+soak_test() {
+	local d peak bin=$BUILD_RELEASE/test/soak/swtim-soak
+
+	for d in wheel skiplist; do
+		peak=4200000
+		[ "$d" = skiplist ] && peak=1000000
+		if "$SWTIM_ROOT/scripts/soak.sh" --minutes 1 --driver "$d" \
+				--bin "$bin" -- --peak "$peak" --progress 20; then
+			pass 1
+		else
+			err "soak with $d failed"
+			fail 1
+		fi
+	done
+}
+
 main() {
 	cd "$SWTIM_ROOT" || exit 1
 	if ! ensure_packages "${BUILD_PACKAGES[@]}" \
@@ -147,6 +169,7 @@ main() {
 	sanitizer_tests
 	example_test
 	bundle_test
+	soak_test
 
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]
