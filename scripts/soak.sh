@@ -61,8 +61,9 @@ esac
 [ -n "$seed" ] || seed=$(( (RANDOM << 30) ^ (RANDOM << 15) ^ RANDOM ))
 
 read -r c0 c1 < <(tev_cpus)
-# Past the soak's own end: its drain (up to a minute) and a margin.
-limit=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 + 300 }')
+# Past the soak's own end: its drain (the last timers fall due, then
+# may be up to SOAK_LOST_BOUND_MS late) and a margin.
+limit=$(awk -v m="$minutes" 'BEGIN { printf "%d", m * 60 + 900 }')
 failed=0
 for d in "${drivers[@]}"; do
 	log "soak: $d, $minutes minutes, seed $seed"

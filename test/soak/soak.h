@@ -100,14 +100,17 @@ struct soak {
 
 	volatile int phase;		/* enum soak_phase */
 	volatile bool cancellers_quit;
-	/* The main lcore's estimate of one-shot armings not settled. */
+	/* The main lcore's estimate of one-shot armings not settled, and
+	 * of those of them that are not a peak's. */
 	volatile uint64_t outstanding;
+	volatile uint64_t steady_outstanding;
 	uint64_t steady;		/* one-shot outstanding aimed at */
 	uint32_t periodic_live;		/* periodic timers aimed at */
-	/* Peak: producers fill while set, deadlines from peak_from on. */
+	/* Peak: producers fill while set; each timer falls due peak_hold
+	 * after its arm, plus up to peak_spread (cycles both). */
 	volatile bool peak_fill;
-	volatile uint64_t peak_from;
-	uint64_t peak_spread;		/* cycles */
+	uint64_t peak_hold;
+	uint64_t peak_spread;
 	/* The worker does not dequeue until then (TSC). */
 	volatile uint64_t pause_until;
 	uint64_t seed;

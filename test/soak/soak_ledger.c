@@ -66,7 +66,7 @@ soak_pool_fini(struct soak_pool_ledger *pl)
 
 void
 soak_arming_begin(struct soak_pool_ledger *pl, enum soak_pool pool,
-		  uint32_t idx, uint64_t ticks, uint64_t arm_tsc)
+		  uint32_t idx, uint64_t ticks, uint64_t arm_tsc, bool peak)
 {
 	struct soak_slot *s = &pl->slot[idx];
 	uint32_t gen = __atomic_load_n(&s->gen, __ATOMIC_RELAXED) + 1;
@@ -81,6 +81,9 @@ soak_arming_begin(struct soak_pool_ledger *pl, enum soak_pool pool,
 		__atomic_store_n(&s->cancel_tsc, 0, __ATOMIC_RELAXED);
 		s->period_ticks = (uint32_t)ticks;
 	}
+	s->peak = peak;
+	if (peak)
+		__atomic_fetch_add(&pl->peak_outstanding, 1, __ATOMIC_RELAXED);
 	/* The records before the number: a scan that sees the number sees
 	 * them (or later ones). The arm call publishes all of it. */
 	__atomic_store_n(&s->gen, gen, __ATOMIC_RELEASE);
@@ -93,18 +96,25 @@ soak_arming_undo(struct soak_pool_ledger *pl, uint32_t idx)
 {
 	struct soak_slot *s = &pl->slot[idx];
 
+	if (s->peak)
+		__atomic_fetch_sub(&pl->peak_outstanding, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->gen, __atomic_load_n(&s->gen, __ATOMIC_RELAXED) -
 			 1, __ATOMIC_RELEASE);
 }
 
 /* Settle arming gen of s; false if it was settled already. */
 static bool
-soak_settle(struct soak_slot *s, uint32_t gen)
+soak_settle(struct soak_pool_ledger *pl, struct soak_slot *s, uint32_t gen)
 {
 	uint32_t expected = gen - 1;
 
-	return __atomic_compare_exchange_n(&s->settled, &expected, gen, false,
-					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	if (!__atomic_compare_exchange_n(&s->settled, &expected, gen, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return false;
+	/* Whoever settles owns the timer: peak is its arming's. */
+	if (s->peak)
+		__atomic_fetch_sub(&pl->peak_outstanding, 1, __ATOMIC_RELAXED);
+	return true;
 }
 
 bool
@@ -116,7 +126,7 @@ soak_settle_cancelled(struct soak_pool_ledger *pl, uint32_t idx,
 	uint32_t gen = __atomic_load_n(&s->gen, __ATOMIC_ACQUIRE);
 
 	__atomic_store_n(&s->cancel_tsc, cancel_tsc, __ATOMIC_RELAXED);
-	if (soak_settle(s, gen))
+	if (soak_settle(pl, s, gen))
 		return true;
 	__atomic_fetch_add(&f->duplicate, 1, __ATOMIC_RELAXED);
 	fprintf(stderr, "soak: timer %u arming %u cancelled, but settled "
@@ -181,7 +191,7 @@ soak_event_check(struct soak_pool_ledger *pools, const struct rte_event *ev,
 		period = s->period_ticks * pl->tick_cycles_floor;
 		due = s->due_tsc + (uint64_t)(k - 1) * period;
 	} else {
-		if (!soak_settle(s, gen)) {
+		if (!soak_settle(pl, s, gen)) {
 			soak_fault(&f->duplicate, "event of a settled arming",
 				   ev->u64, s->settled, 0);
 			return UINT32_MAX;

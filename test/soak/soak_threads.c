@@ -54,17 +54,19 @@ soak_oneshot_ticks(uint64_t *rnd)
 	return swt_rand_range(rnd, 1001, 20000);
 }
 
-/* A peak timer falls due between peak_from and peak_from + spread. */
+/*
+ * A peak timer falls due peak_hold after its arm and up to peak_spread
+ * later: all of a peak are outstanding at once if the fill takes less
+ * than peak_hold.
+ */
 static uint64_t
-soak_peak_ticks(const struct soak *s, uint64_t *rnd, uint64_t now)
+soak_peak_ticks(const struct soak *s, uint64_t *rnd)
 {
 	uint64_t tick = s->pools[SOAK_ONESHOT].tick_cycles_floor;
-	uint64_t at = s->peak_from + swt_rand(rnd) % s->peak_spread;
 	uint64_t most = SOAK_ONESHOT_MAX_TMO_NS / SOAK_ONESHOT_TICK_NS - 1;
 
-	if (at <= now + tick)
-		return swt_rand_range(rnd, 1, s->peak_spread / tick);
-	return RTE_MIN((at - now) / tick, most);
+	return RTE_MIN((s->peak_hold + swt_rand(rnd) % s->peak_spread) / tick,
+		       most);
 }
 
 /* Free timers of pool, at most n. */
@@ -95,7 +97,8 @@ soak_give_free(struct soak_thread *th, enum soak_pool pool,
  */
 static unsigned int
 soak_arm(struct soak_thread *th, enum soak_pool pool, const uint32_t *idx,
-	 const uint64_t *ticks, unsigned int nb, enum soak_arm_kind kind)
+	 const uint64_t *ticks, unsigned int nb, enum soak_arm_kind kind,
+	 bool peak)
 {
 	struct soak *s = th->s;
 	struct soak_pool_ledger *pl = &s->pools[pool];
@@ -110,7 +113,7 @@ soak_arm(struct soak_thread *th, enum soak_pool pool, const uint32_t *idx,
 	for (i = 0; i < nb; i++) {
 		soak_arming_begin(pl, pool, idx[i],
 				  kind == SOAK_ARM_TMO_TICK ? ticks[0] :
-				  ticks[i], tsc);
+				  ticks[i], tsc, peak);
 		p[i] = &pl->tim[idx[i]];
 	}
 	rte_errno = 0;
@@ -156,7 +159,8 @@ soak_arm_steady(struct soak_thread *th, const uint32_t *idx, unsigned int nb)
 	for (i = 0; i < nb; i++)
 		ticks[i] = soak_oneshot_ticks(&th->rnd);
 	soak_arm(th, SOAK_ONESHOT, idx, ticks, nb,
-		 (enum soak_arm_kind)(swt_rand(&th->rnd) % SOAK_ARM_KINDS));
+		 (enum soak_arm_kind)(swt_rand(&th->rnd) % SOAK_ARM_KINDS),
+		 false);
 }
 
 /*
@@ -307,7 +311,7 @@ soak_produce_oneshot(struct soak_thread *th, struct soak_producer *pr,
 {
 	struct soak *s = th->s;
 	uint32_t idx[SOAK_BURST_MAX];
-	uint64_t ticks[SOAK_BURST_MAX], now = rte_get_timer_cycles();
+	uint64_t ticks[SOAK_BURST_MAX];
 	enum soak_arm_kind kind;
 	unsigned int n, i, done;
 
@@ -317,9 +321,9 @@ soak_produce_oneshot(struct soak_thread *th, struct soak_producer *pr,
 		return;
 	kind = (enum soak_arm_kind)(swt_rand(&th->rnd) % SOAK_ARM_KINDS);
 	for (i = 0; i < n; i++)
-		ticks[i] = peak ? soak_peak_ticks(s, &th->rnd, now) :
+		ticks[i] = peak ? soak_peak_ticks(s, &th->rnd) :
 			soak_oneshot_ticks(&th->rnd);
-	done = soak_arm(th, SOAK_ONESHOT, idx, ticks, n, kind);
+	done = soak_arm(th, SOAK_ONESHOT, idx, ticks, n, kind, peak);
 	/* Only the front was armed; before the call the tags were set. */
 	soak_recent_add(pr, &s->pools[SOAK_ONESHOT], idx, done);
 }
@@ -354,7 +358,7 @@ soak_produce_cancels(struct soak_thread *th, struct soak_producer *pr)
 
 /*
  * Keep our share of periodic timers alive: arm new ones, each with a
- * life of 0.1 to 20 s, and end those whose life is over, cancelling
+ * life of 0.1 to 20 s (one in ten: 150 to 300 s), and end those whose life is over, cancelling
  * them ourselves or handing them over. all: end every one (the end of
  * the soak).
  */
@@ -393,11 +397,15 @@ soak_produce_periodic(struct soak_thread *th, struct soak_producer *pr,
 		ticks[i] = swt_rand_range(&th->rnd, 10, 100); /* ms */
 	done = soak_arm(th, SOAK_PERIODIC, idx, ticks, n,
 			(enum soak_arm_kind)(swt_rand(&th->rnd) %
-					     SOAK_ARM_KINDS));
+					     SOAK_ARM_KINDS), false);
 	for (i = 0; i < done; i++) {
 		pr->live[pr->nb_live].idx = idx[i];
+		/* One in ten lives long enough for its periods to be
+		 * checked against SOAK_LOST_BOUND_MS at its cancel. */
 		pr->live[pr->nb_live++].cancel_at = now +
-			swt_rand_range(&th->rnd, hz / 10, 20 * hz);
+			(swt_rand(&th->rnd) % 10 == 0 ?
+			 swt_rand_range(&th->rnd, 150 * hz, 300 * hz) :
+			 swt_rand_range(&th->rnd, hz / 10, 20 * hz));
 	}
 }
 
@@ -419,7 +427,7 @@ soak_producer_run(void *arg)
 			soak_produce_oneshot(th, pr, true);
 			continue;
 		}
-		if (s->outstanding < s->steady)
+		if (s->steady_outstanding < s->steady)
 			soak_produce_oneshot(th, pr, false);
 		if (swt_rand(&th->rnd) % 4 == 0)
 			soak_produce_cancels(th, pr);
@@ -444,7 +452,7 @@ soak_worker_recycle(struct soak_thread *th, const uint32_t *idx,
 
 	/* Fewer re-arms while the peak drains, none at the end. */
 	pct = s->phase != SOAK_RUN || s->peak_fill ? 0 :
-		s->outstanding < s->steady ? 50 : 10;
+		s->steady_outstanding < s->steady ? 50 : 10;
 	for (i = 0; i < n; i++) {
 		if (swt_rand(&th->rnd) % 100 < pct)
 			rearm[nr++] = idx[i];
@@ -511,7 +519,8 @@ soak_non_eal_run(void *arg)
 	while (!s->cancellers_quit) {
 		did = soak_cancel_handed(th, 16);
 		if (s->phase == SOAK_RUN && !s->peak_fill &&
-		    s->outstanding < s->steady && swt_rand(&th->rnd) % 8 == 0) {
+		    s->steady_outstanding < s->steady &&
+		    swt_rand(&th->rnd) % 8 == 0) {
 			n = soak_take_free(s, SOAK_ONESHOT, idx, RTE_DIM(idx));
 			soak_arm_steady(th, idx, n);
 		}

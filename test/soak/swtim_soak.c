@@ -62,16 +62,21 @@
 #define SOAK_STEP_MS		10
 #define SOAK_SAMPLE_MS		1000
 /*
- * A peak: arming for at most this long (the skiplist driver arms a few
- * 100,000 a second on two shared CPUs), due over this long after it.
+ * A peak: its timers fall due --peak-hold (default this) after their arm,
+ * over this long: the fill must take less than the hold (the skiplist
+ * driver arms about 100,000 a second on two busy CPUs: 4.2M take it
+ * most of a minute, so its long runs take a hold of 90 s).
  */
-#define SOAK_PEAK_FILL_MS	120000
+#define SOAK_PEAK_HOLD_S	10
 #define SOAK_PEAK_SPREAD_MS	15000
 /* The longest a peak's timers take to fall due, and to drain after. */
 #define SOAK_PEAK_DRAIN_MS	5000
-/* Peaks: the first at once, then this often while enough time is left. */
+/*
+ * Peaks: the first at once, then this often while there is time left
+ * for the hold, the spread and this much more.
+ */
 #define SOAK_PEAK_EVERY_S	300
-#define SOAK_PEAK_LAST_S	150
+#define SOAK_PEAK_MARGIN_S	20
 /* Between two disturbances, after warm-up. */
 #define SOAK_CHAOS_GAP_MIN_MS	500
 #define SOAK_CHAOS_GAP_MAX_MS	4000
@@ -86,6 +91,7 @@ struct soak_opts {
 	const char *driver;
 	uint64_t seed;
 	uint64_t peak;
+	unsigned int peak_hold_s;
 	uint64_t steady;
 	uint32_t periodic;
 	unsigned int progress_s;
@@ -140,6 +146,9 @@ soak_usage(const char *prog)
 	       "  --seed S        seed of the random mix (default: from the clock)\n"
 	       "  --peak N        one-shot timers outstanding at each peak\n"
 	       "                  (default 4200000; 0: no peaks)\n"
+	       "  --peak-hold S   a peak's timers fall due S seconds after their\n"
+	       "                  arm and over 15 s more; its fill must take\n"
+	       "                  less (default %u)\n"
 	       "  --steady N      one-shot timers outstanding between peaks\n"
 	       "                  (default 100000)\n"
 	       "  --periodic N    periodic timers alive at once (default 2000)\n"
@@ -149,7 +158,7 @@ soak_usage(const char *prog)
 	       "L lost, D duplicate,\nX early, heap growth B bytes'; the exit "
 	       "status is 0 only if nothing went wrong.\n"
 	       "scripts/soak.sh runs it with EAL options for a small "
-	       "machine.\n", prog, SWTIM_DEFAULT_DRIVER);
+	       "machine.\n", prog, SWTIM_DEFAULT_DRIVER, SOAK_PEAK_HOLD_S);
 }
 
 static int
@@ -160,6 +169,7 @@ soak_opts_parse(int argc, char **argv, struct soak_opts *o)
 		{ "driver", required_argument, NULL, 'd' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "peak", required_argument, NULL, 'p' },
+		{ "peak-hold", required_argument, NULL, 'o' },
 		{ "steady", required_argument, NULL, 't' },
 		{ "periodic", required_argument, NULL, 'r' },
 		{ "progress", required_argument, NULL, 'g' },
@@ -172,6 +182,7 @@ soak_opts_parse(int argc, char **argv, struct soak_opts *o)
 	o->driver = SWTIM_DEFAULT_DRIVER;
 	o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	o->peak = 4200000;
+	o->peak_hold_s = SOAK_PEAK_HOLD_S;
 	o->steady = 100000;
 	o->periodic = 2000;
 	o->progress_s = 60;
@@ -189,6 +200,9 @@ soak_opts_parse(int argc, char **argv, struct soak_opts *o)
 			break;
 		case 'p':
 			o->peak = strtoull(optarg, NULL, 0);
+			break;
+		case 'o':
+			o->peak_hold_s = strtoul(optarg, NULL, 0);
 			break;
 		case 't':
 			o->steady = strtoull(optarg, NULL, 0);
@@ -208,9 +222,13 @@ soak_opts_parse(int argc, char **argv, struct soak_opts *o)
 		}
 	}
 	if (o->minutes <= 0 || o->steady == 0 || o->progress_s == 0 ||
-	    o->periodic == 0) {
-		fprintf(stderr, "soak: --minutes, --steady, --periodic and "
-			"--progress must be positive\n");
+	    o->periodic == 0 || o->peak_hold_s == 0 ||
+	    o->peak_hold_s + SOAK_PEAK_SPREAD_MS / 1000 >=
+	    SOAK_ONESHOT_MAX_TMO_NS / NS_PER_S) {
+		fprintf(stderr, "soak: --minutes, --steady, --periodic, "
+			"--progress and --peak-hold must be positive, the hold "
+			"below %" PRIu64 " s\n", SOAK_ONESHOT_MAX_TMO_NS /
+			NS_PER_S - SOAK_PEAK_SPREAD_MS / 1000);
 		return -1;
 	}
 	return 0;
@@ -370,6 +388,7 @@ soak_setup(void)
 	s->periodic_live = g.o.periodic;
 	s->seed = g.o.seed;
 	s->peak_spread = g.hz * SOAK_PEAK_SPREAD_MS / MS_PER_S;
+	s->peak_hold = g.hz * g.o.peak_hold_s;
 	if (soak_pool_setup(SOAK_ONESHOT, (uint32_t)(RTE_MAX(g.o.peak,
 			    g.o.steady) + g.o.steady + UINT64_C(200000)),
 			    &dev) != 0 ||
@@ -583,30 +602,31 @@ static void
 soak_steer(void)
 {
 	struct soak_counts c;
-	uint64_t out;
+	uint64_t out, peak;
 
 	soak_counts_sum(&c);
 	out = soak_outstanding_estimate(&c);
 	g.s.outstanding = out;
+	peak = __atomic_load_n(&g.s.pools[SOAK_ONESHOT].peak_outstanding,
+			       __ATOMIC_RELAXED);
+	g.s.steady_outstanding = out > peak ? out - peak : 0;
 	g.peak_max = RTE_MAX(g.peak_max, out);
 }
 
 /* A peak being filled. */
 static struct {
-	uint64_t started, until, out_at_start;
+	uint64_t started, ended;
 } soak_fill;
 
 /*
- * The main lcore's step while a peak fills. The peak's timers fall due
- * from peak_from on, which is kept past the moment the fill should end
- * at the rate seen so far (twice that, as the rate may drop): all of them
- * must be outstanding at once. The fill ends when the peak is there.
+ * The main lcore's step while a peak fills: it ends when the peak is
+ * there, or when its first timers fall due (the fill was too slow for
+ * the hold: the peak is not reached, and the soak fails).
  */
 static void
 soak_peak_fill_step(uint64_t now, uint64_t *warm_next)
 {
 	struct soak *s = &g.s;
-	uint64_t done, rate_left;
 
 	if (!s->peak_fill)
 		return;
@@ -617,37 +637,35 @@ soak_peak_fill_step(uint64_t now, uint64_t *warm_next)
 		       "outstanding after %.1f s of arming\n", g.peaks,
 		       s->outstanding,
 		       (double)(now - soak_fill.started) / g.hz);
-	} else if (now >= soak_fill.until) {
+	} else if (now >= soak_fill.started + s->peak_hold) {
 		s->peak_fill = false;
 		printf("soak: peak %" PRIu64 " not reached: %" PRIu64 " of %"
-		       PRIu64 " outstanding after %u s\n", g.peaks,
-		       s->outstanding, g.o.peak, SOAK_PEAK_FILL_MS / 1000);
+		       PRIu64 " outstanding after %u s (see --peak-hold)\n",
+		       g.peaks, s->outstanding, g.o.peak, g.o.peak_hold_s);
 	} else {
-		done = s->outstanding > soak_fill.out_at_start ?
-			s->outstanding - soak_fill.out_at_start : 0;
-		if (done != 0) {
-			rate_left = (now - soak_fill.started) *
-				(g.o.peak - s->outstanding) / done;
-			s->peak_from = RTE_MAX(s->peak_from, now + 2 * rate_left +
-					       g.hz);
-		}
 		return;
 	}
+	soak_fill.ended = now;
+	/* The warm-up's disturbances fall among the peak's expiries. */
 	if (!g.warm)
-		*warm_next = s->peak_from + s->peak_spread / 8;
+		*warm_next = soak_fill.started + s->peak_hold +
+			s->peak_spread / 8;
 }
 
 static void
 soak_peak_start(uint64_t now)
 {
-	struct soak *s = &g.s;
-
 	g.peaks++;
 	soak_fill.started = now;
-	soak_fill.until = now + g.hz * SOAK_PEAK_FILL_MS / MS_PER_S;
-	soak_fill.out_at_start = s->outstanding;
-	s->peak_from = now + 5 * g.hz;
-	s->peak_fill = true;
+	g.s.peak_fill = true;
+}
+
+/* Whether a peak started now ends (its timers due) before the run. */
+static bool
+soak_peak_fits(uint64_t at)
+{
+	return at + g.s.peak_hold + g.s.peak_spread +
+		SOAK_PEAK_MARGIN_S * g.hz <= g.end;
 }
 
 static void
@@ -662,7 +680,10 @@ soak_run(void)
 	unsigned int warm_step = 0;
 	uint64_t warm_next = UINT64_MAX;
 
-	if (g.o.peak == 0) {
+	if (g.o.peak == 0 || !soak_peak_fits(next_peak)) {
+		if (g.o.peak != 0)
+			printf("soak: no time for a peak in %.1f minutes\n",
+			       g.o.minutes);
 		next_peak = UINT64_MAX;
 		warm_next = now + 2000 * ms;	/* the chaos, without a peak */
 	}
@@ -672,7 +693,7 @@ soak_run(void)
 		if (now >= next_peak) {
 			soak_peak_start(now);
 			next_peak = now + SOAK_PEAK_EVERY_S * g.hz;
-			if (next_peak + SOAK_PEAK_LAST_S * g.hz > g.end)
+			if (!soak_peak_fits(next_peak))
 				next_peak = UINT64_MAX;
 		}
 		/*
@@ -686,10 +707,10 @@ soak_run(void)
 					      SOAK_CHAOS_WARMUP_MS);
 				warm_next = now + s->peak_spread / 5;
 			} else {
-				drained_at = RTE_MAX(s->peak_from +
-					s->peak_spread, now) +
+				drained_at = RTE_MAX(soak_fill.ended +
+					s->peak_hold + s->peak_spread, now) +
 					SOAK_PEAK_DRAIN_MS * ms;
-				if (g.o.peak == 0)
+				if (g.peaks == 0)
 					drained_at = now;
 				warm_next = UINT64_MAX;
 			}
