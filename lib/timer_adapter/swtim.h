@@ -69,8 +69,11 @@ struct swtim_adapter;
  * Create an event timer adapter with the default driver, adding one event
  * port to the event device for it.
  *
- * The event device is stopped if it was started, reconfigured with one
- * more port, the port is set up with the device's default port
+ * The event device is stopped if it was started (swtim's started adapters
+ * on it are stopped meanwhile, as DPDK wants adapters stopped before
+ * their device, and started again after: their expiries wait, late,
+ * never lost), reconfigured with one more port, the port is set up with
+ * the device's default port
  * configuration (its depths and new-event threshold capped to what the
  * device is configured with), and the device is restarted if it was
  * running. A port added this way is reused by a later create on the same

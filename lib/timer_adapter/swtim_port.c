@@ -173,6 +173,45 @@ swtim_port_setup(uint8_t dev_id, uint8_t port,
 }
 
 /*
+ * Stop the started adapters on the device, as DPDK wants adapters
+ * stopped before their device is: their services would enqueue into it
+ * while it drains, or call its dummy functions once it has stopped.
+ * Returns the ids of those stopped, as a mask, for
+ * swtim_dev_adapters_resume().
+ */
+static uint64_t
+swtim_dev_adapters_pause(uint8_t dev_id)
+{
+	uint64_t paused = 0;
+	unsigned int i;
+
+	RTE_BUILD_BUG_ON(SWTIM_ADAPTER_NUM_MAX > 64);
+	for (i = 0; i < SWTIM_ADAPTER_NUM_MAX; i++) {
+		struct swtim_adapter *a = &swtim_adapters[i];
+
+		if (swtim_adapter_is_valid(a) && a->started &&
+		    a->params.conf.event_dev_id == dev_id &&
+		    a->ops->stop(a) == 0)
+			paused |= UINT64_C(1) << i;
+	}
+	return paused;
+}
+
+static void
+swtim_dev_adapters_resume(uint64_t paused)
+{
+	unsigned int i;
+
+	for (i = 0; i < SWTIM_ADAPTER_NUM_MAX; i++)
+		if ((paused >> i & 1) &&
+		    swtim_adapters[i].ops->start(&swtim_adapters[i]) != 0) {
+			SWTIM_LOG(ERR, "adapter %u could not be started again "
+				  "after its event device was", i);
+			swtim_adapters[i].started = false;
+		}
+}
+
+/*
  * Give the device a port, restarting it if it ran: one more (grow), or
  * port (an SWTIM_PORT_UNSET one), set up again. *added: whether the
  * device has a port more now; *set_up: whether the port was set up (a
@@ -183,6 +222,7 @@ swtim_port_add(uint8_t dev_id, bool grow, uint8_t *port_id, bool *added,
 	       bool *set_up)
 {
 	struct rte_event_dev_config conf;
+	uint64_t paused = 0;
 	uint32_t started;
 	uint8_t port;
 	int ret;
@@ -194,8 +234,10 @@ swtim_port_add(uint8_t dev_id, bool grow, uint8_t *port_id, bool *added,
 		return ret;
 	port = grow ? conf.nb_event_ports - 1 : *port_id;
 	started = swtim_dev_attr(dev_id, RTE_EVENT_DEV_ATTR_STARTED);
-	if (started)
+	if (started) {
+		paused = swtim_dev_adapters_pause(dev_id);
 		rte_event_dev_stop(dev_id);
+	}
 
 	if (grow) {
 		ret = rte_event_dev_configure(dev_id, &conf);
@@ -218,6 +260,9 @@ restart:
 		if (ret == 0)
 			ret = -EIO;
 	}
+	/* Stopped, a device refuses every event: theirs wait in them. */
+	if (started)
+		swtim_dev_adapters_resume(paused);
 	return ret;
 }
 
