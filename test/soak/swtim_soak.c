@@ -67,7 +67,7 @@
  * driver arms about 100,000 a second on two busy CPUs: 4.2M take it
  * most of a minute, so its long runs take a hold of 90 s).
  */
-#define SOAK_PEAK_HOLD_S	10
+#define SOAK_PEAK_HOLD_S	20
 #define SOAK_PEAK_SPREAD_MS	15000
 /* The longest a peak's timers take to fall due, and to drain after. */
 #define SOAK_PEAK_DRAIN_MS	5000
@@ -76,7 +76,7 @@
  * for the hold, the spread and this much more.
  */
 #define SOAK_PEAK_EVERY_S	300
-#define SOAK_PEAK_MARGIN_S	20
+#define SOAK_PEAK_MARGIN_S	10
 /* Between two disturbances, after warm-up. */
 #define SOAK_CHAOS_GAP_MIN_MS	500
 #define SOAK_CHAOS_GAP_MAX_MS	4000
