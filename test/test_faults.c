@@ -467,7 +467,8 @@ service_stalled(unsigned int nb_svc)
 	next = swt_now();
 	while (x.total < x.n && sent < NB_STALLS) {
 		if (swt_now() >= next) {
-			SWT_ASSERT_OK(pthread_kill(lcore_threads[lcore], SIGUSR1));
+			SWT_ASSERT_OK(pthread_kill(lcore_threads[lcore],
+						   SIGUSR1));
 			sent++;
 			next = swt_now() + swt_ms_to_cycles(
 				STALL_MS + swt_rand_range(&rnd, 0, 200));

@@ -142,7 +142,8 @@ soak_arm(struct soak_thread *th, enum soak_pool pool, const uint32_t *idx,
 		SOAK_ADD(th->c.errors, 1);
 		fprintf(stderr, "soak: arming pool %u timer %u: %s (state %d,"
 			" %" PRIu64 " ticks)\n", pool, idx[done],
-			rte_strerror(err), p[done]->state, p[done]->timeout_ticks);
+			rte_strerror(err), p[done]->state,
+			p[done]->timeout_ticks);
 		/* The others were never tried. */
 		soak_give_free(th, pool, &idx[done + 1], nb - done - 1);
 	}
@@ -251,8 +252,8 @@ soak_cancel_handed(struct soak_thread *th, unsigned int max)
 	uint32_t idx[SOAK_BURST_MAX], got[SOAK_BURST_MAX], one;
 	unsigned int n, i, k = 0, c;
 
-	n = rte_ring_dequeue_burst_elem(s->cancels, tags, sizeof(tags[0]),
-					RTE_MIN(max, (unsigned int)SOAK_BURST_MAX),
+	max = RTE_MIN(max, (unsigned int)SOAK_BURST_MAX);
+	n = rte_ring_dequeue_burst_elem(s->cancels, tags, sizeof(tags[0]), max,
 					NULL);
 	for (i = 0; i < n; i++) {
 		uint32_t x = soak_tag_idx(tags[i]);
@@ -358,7 +359,8 @@ soak_produce_cancels(struct soak_thread *th, struct soak_producer *pr)
 
 /*
  * Keep our share of periodic timers alive: arm new ones, each with a
- * life of 0.1 to 20 s (one in ten: 150 to 300 s), and end those whose life is over, cancelling
+ * life of 0.1 to 20 s (one in ten: 150 to 300 s), and end those whose
+ * life is over, cancelling
  * them ourselves or handing them over. all: end every one (the end of
  * the soak).
  */

@@ -83,7 +83,8 @@
 /* The end: quiet this long and the device is empty. */
 #define SOAK_QUIET_MS		500
 
-#define SOAK_MIN_LCORES		6	/* main, 2 service, worker, 2 producers */
+/* Main, two service lcores, the worker, two producers. */
+#define SOAK_MIN_LCORES		6
 #define SOAK_NB_SERVICE_LCORES	2
 
 struct soak_opts {
@@ -141,18 +142,18 @@ static void
 soak_usage(const char *prog)
 {
 	printf("usage: %s [EAL options] -- [options]\n"
-	       "  --minutes N     how long to run (default 1; decimals allowed)\n"
+	       "  --minutes N     how long to run (default 1; may be 0.5)\n"
 	       "  --driver NAME   wheel or skiplist (default %s)\n"
-	       "  --seed S        seed of the random mix (default: from the clock)\n"
+	       "  --seed S        seed of the random mix (default: the clock)\n"
 	       "  --peak N        one-shot timers outstanding at each peak\n"
 	       "                  (default 4200000; 0: no peaks)\n"
-	       "  --peak-hold S   a peak's timers fall due S seconds after their\n"
-	       "                  arm and over 15 s more; its fill must take\n"
-	       "                  less (default %u)\n"
+	       "  --peak-hold S   a peak's timers fall due S seconds after\n"
+	       "                  their arm, over 15 s more; its fill must\n"
+	       "                  take less (default %u)\n"
 	       "  --steady N      one-shot timers outstanding between peaks\n"
 	       "                  (default 100000)\n"
-	       "  --periodic N    periodic timers alive at once (default 2000)\n"
-	       "  --progress S    a progress line every S seconds (default 60)\n"
+	       "  --periodic N    periodic timers alive at once (2000)\n"
+	       "  --progress S    a progress line every S seconds (60)\n"
 	       "  --help          this text\n"
 	       "The last line reads 'soak: A armed, C cancelled, E expired, "
 	       "L lost, D duplicate,\nX early, heap growth B bytes'; the exit "
