@@ -214,11 +214,11 @@ soak_event_check(struct soak_pool_ledger *pools, const struct rte_event *ev,
 
 void
 soak_periodic_judge(struct soak_pool_ledger *pl, uint32_t idx,
-		    struct soak_faults *f)
+		    uint64_t lag, struct soak_faults *f)
 {
 	const struct soak_slot *s = &pl->slot[idx];
 	uint64_t period = s->period_ticks * pl->tick_cycles_floor;
-	uint64_t ended, must, lag;
+	uint64_t ended, must;
 	uint32_t got = __atomic_load_n(&s->delivered, __ATOMIC_ACQUIRE);
 	uint64_t tag = soak_tag(SOAK_PERIODIC, idx, s->gen);
 
@@ -231,9 +231,7 @@ soak_periodic_judge(struct soak_pool_ledger *pl, uint32_t idx,
 			   tag, got, ended);
 		return;
 	}
-	/* Those due well before the cancel must all have come: a
-	 * generous bound, the service may have been stopped. */
-	lag = rte_get_timer_hz() * SOAK_LOST_BOUND_MS / MS_PER_S;
+	/* Those due well before the cancel must all have come. */
 	must = s->cancel_tsc < s->due_tsc + lag ? 0 :
 		(s->cancel_tsc - lag - s->due_tsc) / period + 1;
 	if (got < must) {

@@ -164,10 +164,14 @@ uint32_t soak_event_check(struct soak_pool_ledger *pools,
 
 /**
  * Judge a cancelled periodic arming after its quarantine (see the file
- * comment); counts duplicates and lost periods in f.
+ * comment); counts duplicates and lost periods in f. Periods due more
+ * than lag cycles before the cancel must have come: the caller passes
+ * SOAK_LOST_BOUND_MS, or twice the worst lateness seen if that is more
+ * (a service that far behind had not fired later periods yet, and the
+ * cancel rightly ends them).
  */
 void soak_periodic_judge(struct soak_pool_ledger *pl, uint32_t idx,
-			 struct soak_faults *f);
+			 uint64_t lag, struct soak_faults *f);
 
 /**
  * Scan a pool: the number of armings not settled; those due more than

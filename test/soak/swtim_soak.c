@@ -502,12 +502,31 @@ soak_progress(uint64_t now)
 
 /* ---- quarantine ---- */
 
+/*
+ * How long before its cancel a periodic timer's periods must have come:
+ * SOAK_LOST_BOUND_MS, or twice the worst lateness of periodic events so
+ * far when the machine has held the soak back more than that.
+ */
+static uint64_t
+soak_periodic_lag(void)
+{
+	uint64_t worst = 0, bound = g.hz * SOAK_LOST_BOUND_MS / MS_PER_S;
+	unsigned int i;
+
+	for (i = 0; i < g.nb_th; i++)
+		worst = RTE_MAX(worst, __atomic_load_n(
+			&g.th[i].c.hist[SOAK_PERIODIC].max_cycles,
+			__ATOMIC_RELAXED));
+	return RTE_MAX(bound, 2 * worst);
+}
+
 static void
 soak_quarantine_step(uint64_t now, bool all)
 {
 	struct soak *s = &g.s;
 	uint32_t idx[64], n, i;
 	uint64_t wait = g.hz * SOAK_QUARANTINE_MS / MS_PER_S;
+	uint64_t lag = soak_periodic_lag();
 
 	while ((n = rte_ring_dequeue_burst_elem(s->quarantine, idx,
 			sizeof(idx[0]), RTE_DIM(idx), NULL)) != 0)
@@ -520,7 +539,8 @@ soak_quarantine_step(uint64_t now, bool all)
 			&s->pools[SOAK_PERIODIC].slot[x].cancel_tsc,
 			__ATOMIC_RELAXED) + wait > now)
 			break;
-		soak_periodic_judge(&s->pools[SOAK_PERIODIC], x, &g.faults);
+		soak_periodic_judge(&s->pools[SOAK_PERIODIC], x, lag,
+				    &g.faults);
 		if (rte_ring_enqueue_elem(s->free[SOAK_PERIODIC], &x,
 					  sizeof(x)) != 0)
 			g.errors++;
