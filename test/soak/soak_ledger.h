@@ -29,7 +29,8 @@
  * cancel may still be in the device, so the count is judged only once
  * the arming has been quiet for SOAK_QUARANTINE_MS: no more events than
  * periods ended before the cancel returned (else duplicates), none
- * missing of those ended SOAK_LOST_BOUND_MS before it (else lost).
+ * missing of those ended SOAK_LOST_BOUND_MS (or twice the worst lateness
+ * seen, if more) before it (else lost).
  */
 
 #include <stdbool.h>
