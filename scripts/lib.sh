@@ -17,6 +17,7 @@ SWTIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$SWTIM_ROOT/app/test-eventdev/tev_lib.sh"
 BUILD_RELEASE=$SWTIM_ROOT/build-release
 BUILD_ASAN=$SWTIM_ROOT/build-asan
+BUILD_DOCS=$SWTIM_ROOT/build-docs
 PREFIX=${SWTIM_PREFIX:-$SWTIM_ROOT/install}
 EXAMPLE_DIR=$SWTIM_ROOT/examples/arm_one
 EXAMPLE_BIN=$EXAMPLE_DIR/build/arm_one
@@ -33,6 +34,10 @@ BUILD_PACKAGES=(libdpdk-dev meson ninja-build pkg-config gcc libc6-dev make
 # listed so that a missing one is installed rather than a link failing).
 # shellcheck disable=SC2034
 SANITIZER_PACKAGES=(libasan8 libubsan1)
+# The API reference (doxygen, -Ddocs=true) and the figures of
+# doc/performance.md (gnuplot, doc/figures/make_figures.sh).
+# shellcheck disable=SC2034
+DOC_PACKAGES=(doxygen gnuplot-nox)
 
 # Set by install_release.
 PC_DIR=
@@ -107,6 +112,32 @@ build_asan() {
 		-Dtests=true -Dwheel_level_bits=8 \
 		-Db_sanitize=address,undefined -Db_lundef=false || return 1
 	ninja -C "$BUILD_ASAN" || return 1
+}
+
+# build_docs: the API reference alone (-Ddocs=true, no tests): doxygen
+# fails on any warning. Builds only the reference, not the library.
+build_docs() {
+	log "API reference in ${BUILD_DOCS#"$SWTIM_ROOT"/}"
+	meson_setup "$BUILD_DOCS" --buildtype=release -Dwerror=true \
+		-Dtests=false -Ddocs=true || return 1
+	ninja -C "$BUILD_DOCS" doc/api/api || return 1
+}
+
+# install_docs DESTDIR: install what build_docs made under DESTDIR
+# (meson's install tag doc: the reference only) and check that its
+# index page is there, under <datadir>/doc/swtim/api.
+install_docs() {
+	local index
+
+	rm -rf "$1"
+	DESTDIR=$1 meson install -C "$BUILD_DOCS" --tags doc --no-rebuild \
+		--quiet || return 1
+	index=$(find "$1" -path '*/doc/swtim/api/index.html' -print -quit)
+	if [ -z "$index" ]; then
+		err "no doc/swtim/api/index.html under $1 after meson install"
+		return 1
+	fi
+	log "API reference installed: ${index#"$1"}"
 }
 
 # install_release: install the release build into a fresh $PREFIX and set

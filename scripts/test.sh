@@ -9,7 +9,9 @@
 #   2. ASan+UBSan debug build with -Dwerror=true and every meson test suite;
 #   3. install the release build, build examples/arm_one against the
 #      installed library and run it;
-#   4. pack the benchmark bundle (scripts/bundle.sh) and run from it.
+#   4. pack the benchmark bundle (scripts/bundle.sh) and run from it;
+#   5. build the API reference (-Ddocs=true: a doxygen warning fails it)
+#      and install it.
 #
 # Keeps going after a failure, exits non-zero if anything failed, and
 # prints as its very last line "N passed, M failed": meson's OK and
@@ -135,10 +137,22 @@ bundle_test() {
 	fi
 }
 
+# docs_test: the API reference, built (any doxygen warning fails it) and
+# installed.
+docs_test() {
+	if build_docs && install_docs "$BUILD_DOCS/destdir"; then
+		pass 1
+	else
+		err "API reference test failed"
+		fail 1
+		return 1
+	fi
+}
+
 main() {
 	cd "$SWTIM_ROOT" || exit 1
 	if ! ensure_packages "${BUILD_PACKAGES[@]}" \
-			"${SANITIZER_PACKAGES[@]}"; then
+			"${SANITIZER_PACKAGES[@]}" "${DOC_PACKAGES[@]}"; then
 		echo "0 passed, 1 failed"
 		exit 1
 	fi
@@ -147,6 +161,7 @@ main() {
 	sanitizer_tests
 	example_test
 	bundle_test
+	docs_test
 
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]
