@@ -171,6 +171,22 @@ install_release() {
 		err "libswtim.pc names libdir $LIB_DIR, which has no libswtim.so"
 		return 1
 	fi
+	check_installed_programs
+}
+
+# check_installed_programs: every program installed under $PREFIX/bin
+# starts without LD_LIBRARY_PATH (its run path finds libswtim): its
+# --help exits 0.
+check_installed_programs() {
+	local p out
+
+	for p in "$PREFIX"/bin/*; do
+		if ! out=$(env -u LD_LIBRARY_PATH "$p" --help 2>&1 >/dev/null); then
+			err "installed ${p#"$PREFIX"/} does not start without" \
+				"LD_LIBRARY_PATH: ${out:-(no message)}"
+			return 1
+		fi
+	done
 }
 
 # build_example: build examples/arm_one against the installed library, the
