@@ -240,6 +240,19 @@ run_example() {
 	return "$rc"
 }
 
+# example_bad_option: the example refuses a bad option with the one line
+# that says why and a pointer to --help, not its usage text
+# (test/check_bad_option.py).
+example_bad_option() {
+	local eal=()
+
+	mapfile -t eal < <(default_eal_args)
+	log "running the example with a bad option (--ticks 0)"
+	LD_LIBRARY_PATH="$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		python3 "$SWTIM_ROOT/test/check_bad_option.py" --expect-rc 1 \
+		--names=--ticks -- "$EXAMPLE_BIN" "${eal[@]}" -- --ticks 0
+}
+
 # run_benchmark [COMPARE_OPTION...]: the side-by-side benchmark of swtim and
 # DPDK's own adapter with the installed swtim-test-eventdev, in its quick
 # form (one round, small timer counts: well under a minute on 2 CPUs).

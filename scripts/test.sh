@@ -7,8 +7,9 @@
 #
 #   1. release build with -Dwerror=true and every meson test suite;
 #   2. ASan+UBSan debug build with -Dwerror=true and every meson test suite;
-#   3. install the release build, build examples/arm_one against the
-#      installed library and run it;
+#   3. install the release build (its programs must start without
+#      LD_LIBRARY_PATH), build examples/arm_one against the installed
+#      library and run it, and once with a bad option;
 #   4. pack the benchmark bundle (scripts/bundle.sh) and run from it;
 #   5. build the API reference (-Ddocs=true: a doxygen warning fails it)
 #      and install it.
@@ -91,7 +92,8 @@ sanitizer_tests() {
 example_test() {
 	log "example against the installed library"
 	# shellcheck disable=SC2119
-	if install_release && build_example && run_example; then
+	if install_release && build_example && run_example &&
+	    example_bad_option; then
 		pass 1
 	else
 		err "example test failed"
