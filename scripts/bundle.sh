@@ -142,4 +142,17 @@ done
 	echo "fi"
 	echo "export SWTIM_BUNDLE_EAL"
 } > "$out/env.sh"
+
+# The packed programs start from the bundle, with its env.sh: a library
+# left out would otherwise show only on the target, as exit status 127.
+# shellcheck source=app/test-eventdev/tev_lib.sh
+. "$root/app/test-eventdev/tev_lib.sh"
+for p in "$out"/bin/*; do
+	# shellcheck disable=SC1091
+	why=$(. "$out/env.sh" && tev_bin_problem "$p")
+	if [ -n "$why" ]; then
+		echo "$0: the bundle's ${p#"$out"/} cannot run: $why" >&2
+		exit 1
+	fi
+done
 du -sh "$out"

@@ -217,7 +217,7 @@ default_eal_args() {
 # run_example [APP_OPTION...]: run the example built by build_example with
 # the library installed by install_release.
 run_example() {
-	local eal=() rc=0
+	local eal=() rc=0 why
 
 	if [ -n "${SWTIM_EAL_ARGS:-}" ]; then
 		read -r -a eal <<<"$SWTIM_EAL_ARGS"
@@ -227,6 +227,12 @@ run_example() {
 			err "cannot work out EAL arguments"
 			return 1
 		fi
+	fi
+	why=$(LD_LIBRARY_PATH="$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		tev_bin_problem "$EXAMPLE_BIN")
+	if [ -n "$why" ]; then
+		err "cannot run ${EXAMPLE_BIN#"$SWTIM_ROOT"/}: $why"
+		return 1
 	fi
 	log "running: LD_LIBRARY_PATH=$LIB_DIR ${EXAMPLE_BIN#"$SWTIM_ROOT"/} ${eal[*]} -- $*"
 	LD_LIBRARY_PATH="$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
@@ -259,7 +265,7 @@ example_bad_option() {
 run_benchmark() {
 	local bin="$PREFIX/bin/swtim-test-eventdev"
 
-	if [ ! -x "$bin" ]; then
+	if [ ! -e "$bin" ]; then
 		err "no $bin: install_release has not run"
 		return 1
 	fi

@@ -105,12 +105,17 @@ example_test() {
 # bundle_run DIR: in a subshell with DIR/env.sh sourced, a short run of
 # the bundle's swtim-test-eventdev on the first two CPUs we may use.
 bundle_run() {
-	local c0 c1
+	local c0 c1 why
 
 	read -r c0 c1 < <(tev_cpus)
 	(
 		# shellcheck disable=SC1091
 		. "$1/env.sh" || exit 1
+		why=$(tev_bin_problem "$1/bin/swtim-test-eventdev")
+		if [ -n "$why" ]; then
+			err "cannot run the bundle's swtim-test-eventdev: $why"
+			exit 1
+		fi
 		# shellcheck disable=SC2086
 		timeout -k 10 60 "$1/bin/swtim-test-eventdev" --no-huge -m 512 \
 			--no-shconf --no-pci $SWTIM_BUNDLE_EAL \
