@@ -54,12 +54,12 @@ while getopts "b:h" o; do
 	case "$o" in
 	b) build=$OPTARG ;;
 	h) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
+	*) echo "$0: see --help" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# != 1 ]; then
-	usage >&2
+	echo "$0: want one argument, the folder to create; see --help" >&2
 	exit 2
 fi
 out=$1

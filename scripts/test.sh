@@ -12,7 +12,8 @@
 #      library and run it, and once with a bad option;
 #   4. pack the benchmark bundle (scripts/bundle.sh) and run from it;
 #   5. build the API reference (-Ddocs=true: a doxygen warning fails it)
-#      and install it.
+#      and install it; draw the figures of doc/performance.md again from
+#      their committed reports.
 #
 # Keeps going after a failure, exits non-zero if anything failed, and
 # prints as its very last line "N passed, M failed": meson's OK and
@@ -145,14 +146,23 @@ bundle_test() {
 }
 
 # docs_test: the API reference, built (any doxygen warning fails it) and
-# installed.
+# installed; and the figures of doc/performance.md drawn again from their
+# committed reports (doc/figures/make_figures.py, gnuplot), into
+# build-docs/figures: every figure there must come out.
 docs_test() {
 	if build_docs && install_docs "$BUILD_DOCS/destdir"; then
 		pass 1
 	else
 		err "API reference test failed"
 		fail 1
-		return 1
+	fi
+	log "figures of doc/performance.md from doc/figures/data"
+	if python3 "$SWTIM_ROOT/doc/figures/make_figures.py" \
+			--out "$BUILD_DOCS/figures"; then
+		pass 1
+	else
+		err "figures test failed"
+		fail 1
 	fi
 }
 

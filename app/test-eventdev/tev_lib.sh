@@ -216,7 +216,7 @@ EOF
 # tev_option OPTION [VALUE]: take OPTION if every script has it: -b,
 # --eal, -o or --timeout into bin, eal, out or tev_timeout (those take a
 # value: shift it too), -h (the script's usage, exit 0); else exit 2 with
-# a message and the usage.
+# a message pointing to --help.
 # eal is read by the script only.
 # shellcheck disable=SC2034
 tev_option() {
@@ -226,7 +226,7 @@ tev_option() {
 	-o|--out) tev_need_value "$1" $#; out=$2 ;;
 	--timeout) tev_need_value "$1" $#; tev_timeout=$2 ;;
 	-h|--help) usage; exit 0 ;;
-	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	*) echo "$0: unknown option '$1'; see --help" >&2; exit 2 ;;
 	esac
 }
 
