@@ -34,6 +34,7 @@ standard library.
 import argparse
 import glob
 import json
+import math
 import os
 import re
 import subprocess
@@ -106,8 +107,40 @@ class Plot:
         script = "\n".join(self.blocks + [
             "set terminal " + terminal,
             "set output '%s'" % path.replace("'", "''"),
+            # Small files: no minor tics, nor tics on the top and right
+            # borders (each tic mark is an element of its own in SVG).
+            "set border 3",
+            "set xtics nomirror",
+            "set ytics nomirror",
+            "set mxtics 1",
+            "set mytics 1",
         ] + self.lines + ["unset multiplot", "unset output"]) + "\n"
         subprocess.run(["gnuplot"], input=script, text=True, check=True)
+        if path.endswith(".svg"):
+            svg_drop_empty_groups(path)
+
+
+def svg_drop_empty_groups(path):
+    """gnuplot's SVG opens and closes a group for every change of style,
+    most of them with nothing inside: a third of the file. Drop those."""
+    with open(path) as f:
+        svg = f.read()
+    while True:
+        shorter = re.sub(r"<g [^>]*>\s*</g>\s*", "", svg)
+        if shorter == svg:
+            break
+        svg = shorter
+    with open(path, "w") as f:
+        f.write(svg)
+
+
+def log_yrange(values):
+    """A log y range over VALUES with room above them for the key."""
+    values = [v for v in values if v and v > 0]
+    if not values:
+        return "set yrange [*:*]"
+    low = 10 ** math.floor(math.log10(min(values)))
+    return "set yrange [%g:%g]" % (low, max(values) * 8)
 
 
 def line_style(impl):
@@ -141,20 +174,22 @@ def cycles_figure(results, hz, dist, path):
         "Cycles per timer against timers outstanding, %s timeouts "
         "(swtim-bench, one lcore%s; lower is better)" % (dist, ghz(hz))))
     p("set logscale xy")
-    p("set grid xtics ytics mytics lc rgb '#dddddd'")
+    p("set grid xtics ytics lc rgb '#dddddd'")
     p("set xtics (%s)" % ", ".join("'%s' %d" % (bench_table.size_str(n), n)
                                    for n in sizes))
     p("set xrange [%g:%g]" % (sizes[0] / 1.5, sizes[-1] * 1.5))
     p("set format y '%g'")
     p("set key top left box opaque")
     for case, title in TIMER_CASES:
-        plots = []
+        plots, values = [], []
         for impl in ("dpdk", "skiplist", "wheel", "floor"):
             rows = [(n, single[(case, dist, impl, n)]["cycles"])
                     for n in sizes if (case, dist, impl, n) in single]
             if rows:
+                values += [v for _, v in rows]
                 plots.append("%s using 1:2 with linespoints %s" % (
                     p.block(rows), line_style(impl)))
+        p(log_yrange(values))
         p("set title %s" % q(title))
         p("set xlabel 'timers outstanding'")
         p("set ylabel 'cycles per timer'")
@@ -179,19 +214,21 @@ def producers_figure(results, path):
             "\\nproducers shared CPUs at %s" % ",".join(map(str, shared))
             if shared else "")))
     p("set logscale y")
-    p("set grid ytics mytics lc rgb '#dddddd'")
+    p("set grid ytics lc rgb '#dddddd'")
     p("set xtics (%s)" % ", ".join("'%d' %d" % (c, c) for c in counts))
     p("set xrange [%g:%g]" % (counts[0] - 0.3, counts[-1] + 0.3))
     p("set format y '%g'")
     p("set key top left box opaque")
     for case, title in MP_CASES:
-        plots = []
+        plots, values = [], []
         for impl in ("dpdk", "skiplist", "wheel"):
             rows = [(k[4], r["cycles"]) for k, r in sorted(mp.items())
                     if k[0] == case and k[2] == impl]
             if rows:
+                values += [v for _, v in rows]
                 plots.append("%s using 1:2 with linespoints %s" % (
                     p.block(rows), line_style(impl)))
+        p(log_yrange(values))
         p("set title %s" % q(title))
         p("set xlabel 'producer lcores'")
         p("set ylabel 'cycles per timer'")
@@ -228,21 +265,22 @@ def lateness_figure(data, path):
         "round 1; deadline to the worker's dequeue; lower and further left "
         "is better)")))
     p("set logscale xy")
-    p("set grid xtics ytics mxtics mytics lc rgb '#dddddd'")
+    p("set grid xtics ytics lc rgb '#dddddd'")
     p("set format x '%g'")
     p("set format y '%g'")
-    p("set key top right box opaque")
+    p("set key bottom left box opaque")
     p("set xlabel 'lateness (us)'")
     p("set ylabel 'share of expiries later'")
     for case in cases:
         plots = []
-        ymin = 1.0
+        ymin, xs = 1.0, []
         for adapter in ("dpdk", "swtim"):
             r = reports[case][adapter]
             rows = ccdf(r["lateness_us"]["buckets"])
             if not rows:
                 continue
             ymin = min(ymin, min(y for _, y in rows))
+            xs += [x for x, _ in rows]
             impl = adapter
             label, colour, _ = STYLE[impl]
             plots.append("%s using 1:2 with steps title %s lc rgb '%s' "
@@ -252,10 +290,13 @@ def lateness_figure(data, path):
                              colour))
         tick_us = reports[case]["swtim"]["config"].get(
             "timer_tick_nsec_in_force", 0) / 1000.0
+        xmin = min(xs + [tick_us or 1.0]) / 2
+        xmax = max(xs + [1.0]) * 2
         if tick_us > 0:
             p("set arrow 1 from %g,graph 0 to %g,graph 1 nohead dt 3 "
               "lc rgb '#555555'" % (tick_us, tick_us))
             p("set label 1 'one tick' at %g,graph 0.05 offset 0.5,0" % tick_us)
+        p("set xrange [%g:%g]" % (xmin, xmax))
         p("set yrange [%g:1.5]" % (ymin / 2))
         p("set title %s" % q("%s (%s timers)" % (
             case, reports[case]["swtim"]["config"].get("nb_timers", "?"))))
