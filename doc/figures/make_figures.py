@@ -41,6 +41,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# No __pycache__ of bench_table in the source tree.
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(HERE, "..", "..", "test", "bench"))
 import bench_table  # noqa: E402  (merge and size_str, said once there)
 
