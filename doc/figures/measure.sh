@@ -16,7 +16,7 @@ Usage: $0 [options] [PART...]
 Runs the benchmarks behind the figures and writes their reports, compacted
 (one line each), to the data folder; each part's printed table goes beside
 them as PART.txt. Every run is under nice -n 10. PARTs (default: all of
-them, about 16 minutes on 2 CPUs):
+them, about 16 minutes on 2 quiet CPUs):
 
   bench     swtim-bench, sizes 1k to 1M (about 4 min) and 4M on its own
             with 3 loops (about 9 min, most of it DPDK's expiry):
