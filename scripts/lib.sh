@@ -35,7 +35,7 @@ BUILD_PACKAGES=(libdpdk-dev meson ninja-build pkg-config gcc libc6-dev make
 # shellcheck disable=SC2034
 SANITIZER_PACKAGES=(libasan8 libubsan1)
 # The API reference (doxygen, -Ddocs=true) and the figures of
-# doc/performance.md (gnuplot, doc/figures/make_figures.sh).
+# doc/performance.md (gnuplot, doc/figures/make_figures.py).
 # shellcheck disable=SC2034
 DOC_PACKAGES=(doxygen gnuplot-nox)
 
