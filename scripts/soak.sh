@@ -37,7 +37,7 @@ while [ $# -gt 0 ]; do
 	--bin) bin=$2; shift 2 ;;
 	--help|-h) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
-	*) err "unknown option $1"; usage >&2; exit 2 ;;
+	*) echo "$0: unknown option '$1'; see --help" >&2; exit 2 ;;
 	esac
 done
 
@@ -56,7 +56,7 @@ fi
 case $driver in
 all) drivers=(wheel skiplist) ;;
 wheel|skiplist) drivers=("$driver") ;;
-*) err "unknown driver $driver"; exit 2 ;;
+*) echo "$0: unknown driver '$driver'; see --help" >&2; exit 2 ;;
 esac
 [ -n "$seed" ] || seed=$(( (RANDOM << 30) ^ (RANDOM << 15) ^ RANDOM ))
 

@@ -218,9 +218,15 @@ soak_opts_parse(int argc, char **argv, struct soak_opts *o)
 			soak_usage(argv[0]);
 			exit(0);
 		default:
-			soak_usage(argv[0]);
+			/* getopt has said which option. */
+			fprintf(stderr, "swtim-soak: see --help\n");
 			return -1;
 		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "swtim-soak: unexpected argument '%s'; see "
+			"--help\n", argv[optind]);
+		return -1;
 	}
 	if (o->minutes <= 0 || o->steady == 0 || o->progress_s == 0 ||
 	    o->periodic == 0 || o->peak_hold_s == 0 ||
@@ -228,8 +234,9 @@ soak_opts_parse(int argc, char **argv, struct soak_opts *o)
 	    SOAK_ONESHOT_MAX_TMO_NS / NS_PER_S) {
 		fprintf(stderr, "soak: --minutes, --steady, --periodic, "
 			"--progress and --peak-hold must be positive, the hold "
-			"below %" PRIu64 " s\n", SOAK_ONESHOT_MAX_TMO_NS /
-			NS_PER_S - SOAK_PEAK_SPREAD_MS / 1000);
+			"below %" PRIu64 " s; see --help\n",
+			SOAK_ONESHOT_MAX_TMO_NS / NS_PER_S -
+			SOAK_PEAK_SPREAD_MS / 1000);
 		return -1;
 	}
 	return 0;
@@ -1050,7 +1057,7 @@ main(int argc, char **argv)
 	}
 	/* EAL leaves the program's name in front of what it did not take. */
 	if (soak_opts_parse(argc - nargs, argv + nargs, &g.o) != 0)
-		return 1;
+		return 2;
 	g.hz = rte_get_timer_hz();
 	g.rnd = g.o.seed | 1;
 	printf("soak: driver %s, seed 0x%" PRIx64 ", %.1f minutes, peaks of %"
