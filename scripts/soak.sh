@@ -21,7 +21,7 @@ set -uo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 usage() {
-	sed -n '4,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '5,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 minutes=1
