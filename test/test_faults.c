@@ -42,7 +42,7 @@
 #define BYSTANDER_ID	6
 #define APP_PORT	1
 /* Generous: two CPUs shared with other tests, and the stalls' backlog. */
-#define LATE_BOUND_MS	3000
+#define LATE_BOUND_MS	10000
 #define DELIVER_MS	5000
 #define STALL_MS	100
 #define NB_STALLS	10
