@@ -124,9 +124,11 @@ hugepages_setup() {
 	fi
 	if ! grep -q ' hugetlbfs ' /proc/mounts; then
 		log "mounting hugetlbfs on $HUGEPAGES_DIR"
-		$sudo mkdir -p "$HUGEPAGES_DIR" &&
-			$sudo mount -t hugetlbfs nodev "$HUGEPAGES_DIR" ||
-			{ err "cannot mount hugetlbfs on $HUGEPAGES_DIR"; return 1; }
+		if ! $sudo mkdir -p "$HUGEPAGES_DIR" ||
+		    ! $sudo mount -t hugetlbfs nodev "$HUGEPAGES_DIR"; then
+			err "cannot mount hugetlbfs on $HUGEPAGES_DIR"
+			return 1
+		fi
 	fi
 	free=$(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo)
 	if [ "${free:-0}" -lt "$HUGEPAGES_MIN" ]; then
