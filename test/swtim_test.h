@@ -31,6 +31,7 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -344,5 +345,33 @@ swt_rand_range(uint64_t *state, uint64_t lo, uint64_t hi)
 {
 	return lo + swt_rand(state) % (hi - lo + 1);
 }
+
+/* ---- multi-process: hugepages ---- */
+
+/**
+ * Find a hugetlbfs mount and mb MB of free hugepages, or print why not
+ * (a FAIL line saying how to get them).
+ *
+ * @param mb
+ *   Megabytes of hugepages wanted free.
+ * @param[out] dir
+ *   The mount point.
+ * @param len
+ *   Size of dir.
+ * @return
+ *   0, or -1 (printed).
+ */
+int swt_hugepages_check(unsigned int mb, char *dir, size_t len);
+
+/**
+ * Remove the hugepage files a group of processes left: they outlive the
+ * processes and keep their pages from everyone else.
+ *
+ * @param dir
+ *   The hugetlbfs mount the group used.
+ * @param prefix
+ *   The group's --file-prefix.
+ */
+void swt_hugepages_release(const char *dir, const char *prefix);
 
 #endif /* SWTIM_TEST_H */

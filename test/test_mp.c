@@ -37,7 +37,6 @@
 
 #include <errno.h>
 #include <getopt.h>
-#include <glob.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -381,59 +380,6 @@ mp_secondary(bool wait_for_kill)
 static char mp_prefix[64];
 static char mp_huge_dir[PATH_MAX];
 
-/* Find a hugetlbfs mount and free hugepages, or say why not. */
-static int
-mp_hugepages_check(void)
-{
-	char line[512], dev[128], dir[PATH_MAX], type[64];
-	unsigned long free_pages = 0, page_kb = 0;
-	FILE *f;
-
-	f = fopen("/proc/mounts", "r");
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
-		if (sscanf(line, "%127s %4095s %63s", dev, dir, type) == 3 &&
-		    strcmp(type, "hugetlbfs") == 0 && mp_huge_dir[0] == '\0')
-			snprintf(mp_huge_dir, sizeof(mp_huge_dir), "%s", dir);
-	if (f != NULL)
-		fclose(f);
-	f = fopen("/proc/meminfo", "r");
-	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
-		sscanf(line, "HugePages_Free: %lu", &free_pages);
-		sscanf(line, "Hugepagesize: %lu kB", &page_kb);
-	}
-	if (f != NULL)
-		fclose(f);
-	if (mp_huge_dir[0] == '\0' || page_kb == 0 ||
-	    free_pages * page_kb < MP_MEM_MB * 1024ul) {
-		fprintf(stderr, "FAIL: multi-process needs hugepages: %s, "
-			"%lu free of %lu kB (want %u MB); as root: echo 512 > "
-			"/proc/sys/vm/nr_hugepages; mkdir -p /dev/hugepages; "
-			"mount -t hugetlbfs nodev /dev/hugepages "
-			"(scripts/lib.sh: hugepages_setup)\n",
-			mp_huge_dir[0] != '\0' ? mp_huge_dir :
-			"no hugetlbfs mount", free_pages, page_kb, MP_MEM_MB);
-		return -1;
-	}
-	return 0;
-}
-
-/* Remove the hugepage files of this group: they outlive the processes. */
-static void
-mp_hugepages_release(void)
-{
-	char pattern[PATH_MAX + 80];
-	glob_t g;
-	size_t i;
-
-	snprintf(pattern, sizeof(pattern), "%s/%smap_*", mp_huge_dir,
-		 mp_prefix);
-	if (glob(pattern, 0, NULL, &g) != 0)
-		return;
-	for (i = 0; i < g.gl_pathc; i++)
-		unlink(g.gl_pathv[i]);
-	globfree(&g);
-}
-
 static pid_t
 mp_secondary_start(const char *self, unsigned int owner)
 {
@@ -738,7 +684,8 @@ main(int argc, char **argv)
 		mp_usage(argv[0]);
 		return 2;
 	}
-	if (mp_hugepages_check() != 0)
+	if (swt_hugepages_check(MP_MEM_MB, mp_huge_dir,
+				sizeof(mp_huge_dir)) != 0)
 		return 1;
 	/* The kill case's secondary waits to be killed once done. */
 	if (strcmp(argv[1], "kill") == 0)
@@ -760,14 +707,14 @@ main(int argc, char **argv)
 	if (rte_eal_init(eal_argc, eal_argv) < 0) {
 		fprintf(stderr, "FAIL: rte_eal_init: %s\n",
 			rte_strerror(rte_errno));
-		mp_hugepages_release();
+		swt_hugepages_release(mp_huge_dir, mp_prefix);
 		return 1;
 	}
 	printf("test_mp %s: driver %s, prefix %s\n", argv[1], swt_driver,
 	       mp_prefix);
 	ret = mp_primary(argv[0], argv[1]);
 	rte_eal_cleanup();
-	mp_hugepages_release();
+	swt_hugepages_release(mp_huge_dir, mp_prefix);
 	printf("%s\n", ret == 0 ? "PASS" : "FAIL");
 	return ret == 0 ? 0 : 1;
 }
