@@ -24,8 +24,9 @@
  *
  * Cases:
  *   basic  one secondary: lookup, info, service id, the control calls it
- *          is refused, MP_TIMERS timers armed in bursts of both kinds and
- *          singly, one in seven cancelled, remaining ticks, errors, stats
+ *          is refused, a timer outside shared memory refused, MP_TIMERS
+ *          timers armed in bursts of both kinds and singly, one in seven
+ *          cancelled, remaining ticks, errors, stats
  *   kill   a secondary arms and cancels, then is SIGKILLed between calls;
  *          the primary arms more of its own while and after it dies
  *   two    two secondaries at once
@@ -297,6 +298,40 @@ mp_arm_all(const struct swtim_adapter *a, unsigned int owner,
 
 /* ---- the secondary ---- */
 
+/*
+ * A timer in this process's own memory cannot be delivered by the
+ * primary: arm refuses it (EINVAL, state untouched), after the front of
+ * the burst that is in shared memory.
+ */
+static int
+mp_private_memory_check(const struct swtim_adapter *a)
+{
+	struct rte_event_timer private_timer __rte_cache_aligned;
+	struct rte_event_timer *shared, *burst[2];
+
+	shared = rte_zmalloc("test_mp_one", sizeof(*shared),
+			     RTE_CACHE_LINE_SIZE);
+	MP_CHECK(shared != NULL, "no memory for a timer");
+	/* Never delivered: the primary fails on an event naming none. */
+	swt_timer_init(shared, SWT_Q_ATOMIC, UINT64_MAX, MP_MAX_TICKS);
+	swt_timer_init(&private_timer, SWT_Q_ATOMIC, UINT64_MAX,
+		       MP_MAX_TICKS);
+	burst[0] = shared;
+	burst[1] = &private_timer;
+	MP_CHECK(swtim_arm(a, &private_timer) == 0 && rte_errno == EINVAL &&
+		 private_timer.state == RTE_EVENT_TIMER_NOT_ARMED,
+		 "arm of a timer on the stack: rte_errno %d, state %d",
+		 rte_errno, private_timer.state);
+	MP_CHECK(swtim_arm_burst(a, burst, 2) == 1 && rte_errno == EINVAL &&
+		 shared->state == RTE_EVENT_TIMER_ARMED &&
+		 private_timer.state == RTE_EVENT_TIMER_NOT_ARMED,
+		 "burst of a shared and a stack timer: rte_errno %d",
+		 rte_errno);
+	MP_CHECK(swtim_cancel(a, shared) == 1, "cancel: rte_errno %d",
+		 rte_errno);
+	return 0;
+}
+
 static int
 mp_secondary_checks(struct swtim_adapter **ap)
 {
@@ -334,7 +369,7 @@ mp_secondary_checks(struct swtim_adapter **ap)
 	MP_CHECK(swtim_adapter_lookup(mp->adapter_id) == a,
 		 "adapter gone after the refused calls");
 	*ap = a;
-	return 0;
+	return mp_private_memory_check(a);
 }
 
 static int

@@ -57,9 +57,10 @@
  *   under a lock in shared memory.
  * - Event timers armed from a secondary must be in memory the primary
  *   can write (rte_malloc, rte_mempool, a memzone): the service writes
- *   their state when they expire. Timers in a secondary's own heap,
- *   stack or static memory are not detected, and the primary's service
- *   faults on them.
+ *   their state when they expire. A secondary's arms refuse a timer
+ *   outside DPDK's memory (its own heap, stack or static memory) with
+ *   EINVAL and a log line; memory that DPDK maps but the primary does
+ *   not share cannot be told apart.
  * - A secondary that exits, or is killed (even with SIGKILL) between
  *   two calls, loses nothing it armed: its timers are delivered and its
  *   cancels hold (the timers' memory stays allocated in the shared
@@ -347,7 +348,8 @@ swtim_adapter_stats_reset(struct swtim_adapter *adapter);
  *   type, or ev.queue_id names a queue the device does not have (state
  *   set to RTE_EVENT_TIMER_ERROR); timeout_ticks of 0 (state
  *   RTE_EVENT_TIMER_ERROR_TOOEARLY); timeout above max_tmo_ns (state
- *   RTE_EVENT_TIMER_ERROR_TOOLATE);
+ *   RTE_EVENT_TIMER_ERROR_TOOLATE); in a secondary process, a timer
+ *   outside DPDK's memory (state untouched);
  * - ENOSPC: nb_timers timers are already armed.
  * Armed timers are in state RTE_EVENT_TIMER_ARMED.
  *

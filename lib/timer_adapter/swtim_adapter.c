@@ -540,42 +540,6 @@ swtim_adapter_stop(const struct swtim_adapter *cadapter)
 	return ret;
 }
 
-/*
- * Make the primary's adapter usable here, in a secondary: its driver must
- * be this process's driver of the same index (the same swtim build), and
- * the driver may have per-process state to set up. 0, or -1 with
- * rte_errno set (logged).
- */
-static int
-swtim_adapter_secondary_attach(struct swtim_adapter *adapter)
-{
-	const struct swtim_driver *drv = NULL;
-	int ret;
-
-	if (adapter->drv_index < SWTIM_DRIVERS_MAX)
-		drv = swtim_drivers_by_index[adapter->drv_index];
-	if (drv == NULL || strcmp(drv->name, adapter->drv_name) != 0) {
-		SWTIM_LOG(ERR, "lookup: adapter %u's driver \"%s\" is driver "
-			  "%u in the primary, \"%s\" here: the processes run "
-			  "different swtim builds", adapter->id,
-			  adapter->drv_name, adapter->drv_index,
-			  drv == NULL ? "none" : drv->name);
-		rte_errno = ENOTSUP;
-		return -1;
-	}
-	if (drv->ops->attach == NULL)
-		return 0;
-	ret = drv->ops->attach(adapter);
-	if (ret != 0) {
-		SWTIM_LOG(ERR, "lookup: driver %s cannot attach adapter %u in "
-			  "this process: %s", drv->name, adapter->id,
-			  strerror(-ret));
-		rte_errno = -ret;
-		return -1;
-	}
-	return 0;
-}
-
 struct swtim_adapter *
 swtim_adapter_lookup(uint16_t adapter_id)
 {

@@ -87,7 +87,18 @@ extern pthread_mutex_t swtim_adapters_lock;
  */
 struct swtim_adapter *swtim_adapters_attach(void);
 
-/* Every registered driver and its ops, by index (swtim_driver.c). */
+/*
+ * Make the primary's adapter usable in this process, a secondary
+ * (swtim_secondary.c), at each lookup. 0, or -1 with rte_errno set
+ * (logged).
+ */
+int swtim_adapter_secondary_attach(struct swtim_adapter *adapter);
+
+/*
+ * Every registered driver and its ops, by index (swtim_driver.c); in a
+ * secondary the ops of a driver once attached are swtim_secondary.c's
+ * copy.
+ */
 extern const struct swtim_driver *swtim_drivers_by_index[SWTIM_DRIVERS_MAX];
 extern const struct swtim_driver_ops *
 	swtim_driver_ops_by_index[SWTIM_DRIVERS_MAX];
