@@ -30,6 +30,9 @@
  *   kill   a secondary arms and cancels, then is SIGKILLed between calls;
  *          the primary arms more of its own while and after it dies
  *   two    two secondaries at once
+ *   dropin one secondary on DPDK's API (rte_event_timer_adapter_lookup(),
+ *          the inline arm and cancel), through libswtim_dropin, which
+ *          this program is linked with ahead of librte_eventdev
  *
  * Hugepages are needed (DPDK's multi-process shares them): without free
  * ones and a hugetlbfs mount the test fails saying so (scripts/lib.sh
@@ -128,6 +131,10 @@ struct mp_shared {
 	struct rte_event_timer_adapter_info info;
 	/* Set by the primary once every expected event came. */
 	volatile int all_delivered;
+	/* The case: secondaries are killed once armed; they use DPDK's API
+	 * through libswtim_dropin. */
+	bool kill_when_armed;
+	bool dropin;
 	struct mp_owner owners[MP_SECONDARIES_MAX + 1];
 };
 
@@ -372,29 +379,112 @@ mp_secondary_checks(struct swtim_adapter **ap)
 	return mp_private_memory_check(a);
 }
 
+/*
+ * The dropin case: DPDK's own API, served by swtim through
+ * libswtim_dropin (linked ahead of librte_eventdev): lookup gives a
+ * handle of this process whose inline arm and cancel lead into swtim.
+ * Bursts of timers with their own timeouts and bursts of the longest
+ * one, every MP_CANCEL_EVERY-th cancelled.
+ */
 static int
-mp_secondary(bool wait_for_kill)
+mp_dropin_arm_all(struct rte_event_timer *timers,
+		  struct rte_event_timer_adapter **hp)
+{
+	struct mp_owner *o = &mp->owners[mp_owner_id];
+	struct rte_event_timer_adapter_info info;
+	struct rte_event_timer *burst[MP_BURST];
+	struct rte_event_timer_adapter *h;
+	uint64_t seed = 0x2545f4914f6cdd1dull ^ (uint64_t)getpid();
+	uint32_t first, i, k, nb, sid = UINT32_MAX;
+	bool same;
+
+	h = rte_event_timer_adapter_lookup(mp->adapter_id);
+	MP_CHECK(h != NULL, "rte_event_timer_adapter_lookup: rte_errno %d",
+		 rte_errno);
+	MP_CHECK(rte_event_timer_adapter_get_info(h, &info) == 0 &&
+		 info.conf.timer_adapter_id == mp->adapter_id &&
+		 info.conf.nb_timers == mp->info.conf.nb_timers &&
+		 info.min_resolution_ns == mp->info.min_resolution_ns,
+		 "get_info differs from the primary's");
+	MP_CHECK(rte_event_timer_adapter_service_id_get(h, &sid) == 0 &&
+		 sid == mp->service_id, "service id %u", sid);
+	MP_CHECK(rte_event_timer_adapter_stop(h) == -E_RTE_SECONDARY &&
+		 rte_event_timer_adapter_free(h) == -E_RTE_SECONDARY,
+		 "stop or free not refused");
+	for (first = 0; first < o->nb_recs; first += nb) {
+		uint64_t now;
+
+		nb = RTE_MIN((uint32_t)MP_BURST, o->nb_recs - first);
+		same = (first / MP_BURST) % 2 == 1;
+		for (k = 0; k < nb; k++) {
+			i = first + k;
+			o->recs[i].ticks = same || i % MP_CANCEL_EVERY == 0 ?
+				MP_MAX_TICKS :
+				1 + mp_rand(&seed) % (MP_MAX_TICKS - 1);
+			swt_timer_init(&timers[i], SWT_Q_ATOMIC,
+				       ((uint64_t)mp_owner_id << MP_OWNER_SHIFT) |
+				       i, o->recs[i].ticks);
+			burst[k] = &timers[i];
+		}
+		now = rte_get_timer_cycles();
+		for (k = 0; k < nb; k++)
+			o->recs[first + k].armed_at = now;
+		if (same)
+			MP_CHECK(rte_event_timer_arm_tmo_tick_burst(h, burst,
+				 MP_MAX_TICKS, nb) == nb,
+				 "arm_tmo_tick_burst: rte_errno %d", rte_errno);
+		else
+			MP_CHECK(rte_event_timer_arm_burst(h, burst, nb) == nb,
+				 "arm_burst: rte_errno %d", rte_errno);
+		for (k = 0; k < nb; k++) {
+			i = first + k;
+			o->recs[i].armed = 1;
+			if (i % MP_CANCEL_EVERY != 0)
+				continue;
+			while (rte_event_timer_cancel_burst(h, &burst[k], 1)
+			       != 1 && rte_errno == EAGAIN)
+				rte_pause();
+			if (timers[i].state == RTE_EVENT_TIMER_CANCELED)
+				o->recs[i].cancelled = 1;
+			else
+				MP_CHECK(timers[i].state ==
+					 RTE_EVENT_TIMER_NOT_ARMED,
+					 "cancel: rte_errno %d, state %d",
+					 rte_errno, timers[i].state);
+		}
+	}
+	*hp = h;
+	return 0;
+}
+
+static int
+mp_secondary(void)
 {
 	struct mp_owner *o = &mp->owners[mp_owner_id];
 	struct rte_event_timer_adapter_stats st;
+	struct rte_event_timer_adapter *h = NULL;
 	struct rte_event_timer *timers;
 	struct swtim_adapter *a = NULL;
 	uint64_t expected = 0, start;
 	uint32_t i;
 
-	if (mp_secondary_checks(&a) != 0)
-		return -1;
 	/* Timers in memory the primary's service can write. */
 	timers = rte_zmalloc("test_mp_timers", o->nb_recs * sizeof(*timers),
 			     RTE_CACHE_LINE_SIZE);
 	MP_CHECK(timers != NULL, "no memory for the timers");
-	if (mp_arm_all(a, mp_owner_id, timers, o->nb_recs, true) != 0)
+	if (mp->dropin) {
+		if (mp_dropin_arm_all(timers, &h) != 0)
+			return -1;
+	} else if (mp_secondary_checks(&a) != 0 ||
+		   mp_arm_all(a, mp_owner_id, timers, o->nb_recs, true) != 0) {
 		return -1;
-	MP_CHECK(swtim_adapter_stats_get(a, &st) == 0 &&
+	}
+	MP_CHECK((h != NULL ? rte_event_timer_adapter_stats_get(h, &st) :
+		  swtim_adapter_stats_get(a, &st)) == 0 &&
 		 st.ev_enq_count <= st.evtim_exp_count, "stats_get");
 	o->status = MP_ARMED;
 	/* Between two calls: it holds nothing of the adapter's. */
-	while (wait_for_kill)
+	while (mp->kill_when_armed)
 		pause();
 	for (i = 0; i < o->nb_recs; i++)
 		expected += o->recs[i].armed && !o->recs[i].cancelled;
@@ -403,7 +493,8 @@ mp_secondary(bool wait_for_kill)
 		rte_delay_ms(1);
 	MP_CHECK(mp->all_delivered, "the primary did not see every expiry");
 	/* The statistics are the adapter's, read here. */
-	MP_CHECK(swtim_adapter_stats_get(a, &st) == 0 &&
+	MP_CHECK((h != NULL ? rte_event_timer_adapter_stats_get(h, &st) :
+		  swtim_adapter_stats_get(a, &st)) == 0 &&
 		 st.evtim_exp_count >= expected, "stats: %" PRIu64
 		 " expiries, this process armed %" PRIu64 " not cancelled",
 		 st.evtim_exp_count, expected);
@@ -542,6 +633,8 @@ mp_primary(const char *self, const char *mode)
 		return -1;
 	mp = mz->addr;
 	memset(mp, 0, sizeof(*mp));
+	mp->kill_when_armed = kill_one;
+	mp->dropin = strcmp(mode, "dropin") == 0;
 	mp_owner_id = MP_OWNER_PRIMARY;
 	for (o = 0; o <= MP_OWNER_PRIMARY; o++) {
 		struct mp_owner *ow = &mp->owners[o];
@@ -671,7 +764,7 @@ mp_primary(const char *self, const char *mode)
 static void
 mp_usage(const char *prog)
 {
-	printf("usage: %s [--help] basic|kill|two\n"
+	printf("usage: %s [--help] basic|kill|two|dropin\n"
 	       "Multi-process test of the driver SWTIM_TEST_DRIVER names: "
 	       "the primary\nstarts secondaries of itself (--secondary=N, "
 	       "given EAL arguments after it)\nthat arm, cancel and query "
@@ -711,23 +804,21 @@ main(int argc, char **argv)
 		}
 		mp = mz->addr;
 		mp->owners[mp_owner_id].status =
-			mp_secondary(getenv("SWTIM_MP_KILL") != NULL) == 0 ?
+			mp_secondary() == 0 ?
 			MP_PASSED : MP_FAILED;
 		/* The primary has what it needs; exit may be slow here. */
 		_exit(0);
 	}
 	if (argc != 2 || (strcmp(argv[1], "basic") != 0 &&
 			  strcmp(argv[1], "kill") != 0 &&
-			  strcmp(argv[1], "two") != 0)) {
+			  strcmp(argv[1], "two") != 0 &&
+			  strcmp(argv[1], "dropin") != 0)) {
 		mp_usage(argv[0]);
 		return 2;
 	}
 	if (swt_hugepages_check(MP_MEM_MB, mp_huge_dir,
 				sizeof(mp_huge_dir)) != 0)
 		return 1;
-	/* The kill case's secondary waits to be killed once done. */
-	if (strcmp(argv[1], "kill") == 0)
-		setenv("SWTIM_MP_KILL", "1", 1);
 	snprintf(mp_prefix, sizeof(mp_prefix), "swtim_mp_%d", (int)getpid());
 	snprintf(prefix, sizeof(prefix), "--file-prefix=%s", mp_prefix);
 	snprintf(huge, sizeof(huge), "--huge-dir=%s", mp_huge_dir);
