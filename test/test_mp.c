@@ -299,7 +299,7 @@ mp_arm_all(const struct swtim_adapter *a, unsigned int owner,
 					 rte_errno);
 				MP_CHECK(swtim_remaining_ticks_get(a,
 					 &timers[i], &rem) == -EINVAL,
-					 "remaining ticks of a cancelled timer");
+					 "remaining ticks when cancelled");
 			}
 		}
 	}
@@ -424,9 +424,9 @@ mp_dropin_arm_all(struct rte_event_timer *timers,
 			o->recs[i].ticks = same || i % MP_CANCEL_EVERY == 0 ?
 				MP_MAX_TICKS :
 				1 + mp_rand(&seed) % (MP_MAX_TICKS - 1);
-			swt_timer_init(&timers[i], SWT_Q_ATOMIC,
-				       ((uint64_t)mp_owner_id << MP_OWNER_SHIFT) |
-				       i, o->recs[i].ticks);
+			swt_timer_init(&timers[i], SWT_Q_ATOMIC, i |
+				       ((uint64_t)mp_owner_id << MP_OWNER_SHIFT),
+				       o->recs[i].ticks);
 			burst[k] = &timers[i];
 		}
 		now = rte_get_timer_cycles();

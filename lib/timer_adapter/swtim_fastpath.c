@@ -207,7 +207,7 @@ swtim_cancel_burst(const struct swtim_adapter *adapter,
 	}
 	if (n > 0)
 		cancelled = swtim_adapter_ops(adapter)->cancel_burst(adapter,
-								      evtims, n);
+				evtims, n);
 	if (cancelled == n && n < nb_evtims)
 		rte_errno = err;
 	return cancelled;
