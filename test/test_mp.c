@@ -169,6 +169,13 @@ mp_fail(int line, const char *fmt, ...)
 		snprintf(o->msg, sizeof(o->msg), "line %d: %s", line, buf);
 }
 
+/* The u64 of timer i's events, armed by owner. */
+static uint64_t
+mp_event_id(unsigned int owner, uint32_t i)
+{
+	return (uint64_t)owner << MP_OWNER_SHIFT | i;
+}
+
 static double
 mp_seconds(uint64_t since)
 {
@@ -246,8 +253,7 @@ mp_arm_all(const struct swtim_adapter *a, unsigned int owner,
 				recs[i].ticks = 1 + mp_rand(&seed) %
 					(MP_MAX_TICKS - 1);
 			swt_timer_init(&timers[i], SWT_Q_ATOMIC,
-				       ((uint64_t)owner << MP_OWNER_SHIFT) | i,
-				       recs[i].ticks);
+				       mp_event_id(owner, i), recs[i].ticks);
 			burst[k] = &timers[i];
 		}
 		now = rte_get_timer_cycles();
@@ -424,8 +430,8 @@ mp_dropin_arm_all(struct rte_event_timer *timers,
 			o->recs[i].ticks = same || i % MP_CANCEL_EVERY == 0 ?
 				MP_MAX_TICKS :
 				1 + mp_rand(&seed) % (MP_MAX_TICKS - 1);
-			swt_timer_init(&timers[i], SWT_Q_ATOMIC, i |
-				       ((uint64_t)mp_owner_id << MP_OWNER_SHIFT),
+			swt_timer_init(&timers[i], SWT_Q_ATOMIC,
+				       mp_event_id(mp_owner_id, i),
 				       o->recs[i].ticks);
 			burst[k] = &timers[i];
 		}
