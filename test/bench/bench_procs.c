@@ -6,11 +6,12 @@
  * swtim-bench-procs: what arm and cancel cost from a secondary process,
  * against the primary, in one run on one adapter.
  *
- * The primary creates the adapter (its service on lcore 1), measures
+ * The primary creates the adapter (its service on lcore 1) and starts a
+ * secondary of itself (the primary's --file-prefix, lcore 4 on the
+ * primary's main CPU) that looks the adapter up. Then they take turns,
+ * round by round, so that both see the same machine: each measures
  * arm_burst, cancel_burst, single arms and single cancels of --timers
- * timers on its main lcore, then starts a secondary of itself (the
- * primary's --file-prefix, lcore 4 on the primary's main CPU) that looks
- * the adapter up and measures the same, reporting through a memzone.
+ * timers of its own while the other sleeps. Results go through a memzone.
  * Timeouts are far beyond the run, so nothing expires while measuring;
  * each figure is the median over --rounds of timer cycles per timer. See
  * doc/performance.md ("Secondary processes").
@@ -41,10 +42,13 @@
 /* Far beyond the run: nothing expires while measuring (100 s). */
 #define BP_TICKS 1000000
 #define BP_MEM_MB 256
-/* Bound on the secondary's run, far above its seconds. */
+/* nb_timers of the adapter, in --timers (see bp_primary()). */
+#define BP_HEADROOM 4
+/* Bound on a wait for a turn: far above a round's seconds. */
 #define BP_SECONDARY_S 300
 
 enum bp_op { BP_ARM_BURST, BP_CANCEL_BURST, BP_ARM, BP_CANCEL, BP_NB_OPS };
+enum bp_proc { BP_PRIMARY, BP_SECONDARY, BP_NB_PROCS };
 
 static const char *const bp_op_names[BP_NB_OPS] = {
 	"arm_burst", "cancel_burst", "arm", "cancel",
@@ -53,11 +57,16 @@ static const char *const bp_op_names[BP_NB_OPS] = {
 struct bp_shared {
 	uint32_t nb_timers;
 	uint32_t rounds;
-	/* Median cycles per timer, per op, of the secondary. */
-	double secondary[BP_NB_OPS];
-	/* 1: done, -1: failed. */
-	volatile int secondary_status;
+	/* Cycles per timer of each process, op and round. */
+	double runs[BP_NB_PROCS][BP_NB_OPS][BP_ROUNDS_MAX];
+	/* Whose turn it is: 2 * round + process; BP_DONE once over. */
+	volatile uint32_t turn;
+	/* Set by a process that failed (it writes why on stderr). */
+	volatile int failed;
 };
+
+/* turn once every round is done or a process failed. */
+#define BP_DONE UINT32_MAX
 
 static struct bp_shared *bp;
 
@@ -107,11 +116,29 @@ bp_round(const struct swtim_adapter *a, struct rte_event_timer *timers,
 	return 0;
 }
 
-/* Every op's median over the rounds, into median. */
-static int
-bp_measure(const struct swtim_adapter *a, double *median)
+/* Wait, sleeping, for turn t; false if the run ended or timed out. */
+static bool
+bp_turn_wait(uint32_t t)
 {
-	static double runs[BP_NB_OPS][BP_ROUNDS_MAX];
+	uint64_t start = rte_get_timer_cycles();
+
+	while (bp->turn != t && bp->turn != BP_DONE && !bp->failed) {
+		if (rte_get_timer_cycles() - start >
+		    BP_SECONDARY_S * rte_get_timer_hz()) {
+			fprintf(stderr, "no turn %u after %d s\n", t,
+				BP_SECONDARY_S);
+			bp->failed = 1;
+			return false;
+		}
+		usleep(1000);
+	}
+	return bp->turn == t && !bp->failed;
+}
+
+/* This process's rounds, each in its turn. */
+static int
+bp_measure(const struct swtim_adapter *a, enum bp_proc proc)
+{
 	struct rte_event_timer **ptrs;
 	struct rte_event_timer *timers;
 	double per_op[BP_NB_OPS];
@@ -123,26 +150,39 @@ bp_measure(const struct swtim_adapter *a, double *median)
 	ptrs = malloc(bp->nb_timers * sizeof(*ptrs));
 	if (timers == NULL || ptrs == NULL) {
 		fprintf(stderr, "no memory for %u timers\n", bp->nb_timers);
+		bp->failed = 1;
 		return -1;
 	}
 	for (i = 0; i < bp->nb_timers; i++)
 		ptrs[i] = &timers[i];
 	for (r = 0; r < bp->rounds; r++) {
+		if (!bp_turn_wait(2 * r + proc))
+			return -1;
 		if (bp_round(a, timers, ptrs, bp->nb_timers, per_op) != 0) {
 			fprintf(stderr, "round %u: short arm or cancel, "
 				"rte_errno %d\n", r, rte_errno);
+			bp->failed = 1;
 			return -1;
 		}
 		for (i = 0; i < BP_NB_OPS; i++)
-			runs[i][r] = per_op[i];
-	}
-	for (i = 0; i < BP_NB_OPS; i++) {
-		qsort(runs[i], bp->rounds, sizeof(runs[i][0]), bp_cmp);
-		median[i] = runs[i][bp->rounds / 2];
+			bp->runs[proc][i][r] = per_op[i];
+		bp->turn = 2 * r + proc + 1 == 2 * bp->rounds ? BP_DONE :
+			2 * r + proc + 1;
 	}
 	free(ptrs);
 	rte_free(timers);
 	return 0;
+}
+
+/* Median of op's rounds of proc. */
+static double
+bp_median(enum bp_proc proc, unsigned int op)
+{
+	double v[BP_ROUNDS_MAX];
+
+	memcpy(v, bp->runs[proc][op], bp->rounds * sizeof(v[0]));
+	qsort(v, bp->rounds, sizeof(v[0]), bp_cmp);
+	return v[bp->rounds / 2];
 }
 
 static void
@@ -185,7 +225,6 @@ bp_primary(const char *prefix)
 	struct swt_evdev_conf dconf = { .name = "event_dsw0",
 		.nb_app_ports = 1 };
 	struct rte_event_timer_adapter_conf conf;
-	double primary[BP_NB_OPS];
 	struct swtim_adapter *a;
 	uint64_t start;
 	pid_t pid;
@@ -193,8 +232,13 @@ bp_primary(const char *prefix)
 
 	if (swt_evdev_setup(&dconf, &swt_dev) != 0)
 		return -1;
+	/*
+	 * Room for both processes' timers and more: an adapter armed to
+	 * its last nb_timers slot reclaims the credit other lanes hold,
+	 * every lane's lock in turn, which would be what this measures.
+	 */
 	conf = swt_conf(0, BP_TICK_NS, (uint64_t)BP_TICKS * BP_TICK_NS,
-			bp->nb_timers, 0);
+			BP_HEADROOM * bp->nb_timers, 0);
 	a = swtim_adapter_create_with_driver(&conf, swt_port_cb,
 					     &swt_dev.app_port, swt_driver,
 					     NULL);
@@ -202,17 +246,12 @@ bp_primary(const char *prefix)
 		fprintf(stderr, "adapter: rte_errno %d\n", rte_errno);
 		return -1;
 	}
-	if (bp_measure(a, primary) != 0)
-		return -1;
+	/* The secondary's first turn, round 0's second, waits for it. */
 	pid = bp_secondary_start(prefix);
-	start = rte_get_timer_cycles();
-	while (bp->secondary_status == 0 &&
-	       rte_get_timer_cycles() - start <
-	       BP_SECONDARY_S * rte_get_timer_hz())
-		usleep(10000);
-	if (bp->secondary_status != 1) {
-		fprintf(stderr, "secondary %s\n", bp->secondary_status == 0 ?
-			"did not finish" : "failed");
+	if (pid < 0 || bp_measure(a, BP_PRIMARY) != 0 ||
+	    !bp_turn_wait(BP_DONE)) {
+		fprintf(stderr, "no result%s\n", pid < 0 ? ": fork failed" :
+			"");
 		ret = -1;
 	} else {
 		printf("driver %s, %u timers, median of %u rounds, timer "
@@ -222,10 +261,10 @@ bp_primary(const char *prefix)
 			printf(" %12s", bp_op_names[i]);
 		printf("\n%-10s", "primary");
 		for (i = 0; i < BP_NB_OPS; i++)
-			printf(" %12.1f", primary[i]);
+			printf(" %12.1f", bp_median(BP_PRIMARY, i));
 		printf("\n%-10s", "secondary");
 		for (i = 0; i < BP_NB_OPS; i++)
-			printf(" %12.1f", bp->secondary[i]);
+			printf(" %12.1f", bp_median(BP_SECONDARY, i));
 		printf("\n");
 	}
 	start = rte_get_timer_cycles();
@@ -259,7 +298,6 @@ main(int argc, char **argv)
 		NULL };
 	uint32_t nb_timers = 65536, rounds = 9;
 	const struct rte_memzone *mz;
-	double secondary[BP_NB_OPS];
 	struct swtim_adapter *a;
 	int c, ret;
 
@@ -270,10 +308,10 @@ main(int argc, char **argv)
 			return 1;
 		bp = mz->addr;
 		a = swtim_adapter_lookup(0);
-		ret = a != NULL && bp_measure(a, secondary) == 0;
-		if (ret)
-			memcpy(bp->secondary, secondary, sizeof(secondary));
-		bp->secondary_status = ret ? 1 : -1;
+		if (a == NULL)
+			bp->failed = 1;
+		else
+			bp_measure(a, BP_SECONDARY);
 		_exit(0);
 	}
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
