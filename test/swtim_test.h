@@ -349,6 +349,17 @@ swt_rand_range(uint64_t *state, uint64_t lo, uint64_t hi)
 /* ---- multi-process: hugepages ---- */
 
 /**
+ * EAL argument for a primary process whose secondaries must map its
+ * memory at the same addresses: DPDK otherwise puts it where the kernel
+ * places mappings, near the top of the address space, where a
+ * secondary's own libraries (and ASan's allocator) may already be, and
+ * the secondary's EAL init fails ("Cannot get a virtual area at
+ * requested address"). 48 TB is above ASan's shadow memory and far below
+ * where mmap() and the program are put.
+ */
+#define SWT_MP_BASE_VIRTADDR "--base-virtaddr=0x300000000000"
+
+/**
  * Find a hugetlbfs mount and mb MB of free hugepages, or print why not
  * (a FAIL line saying how to get them).
  *

@@ -786,7 +786,7 @@ mp_usage(const char *prog)
 int
 main(int argc, char **argv)
 {
-	char lcores[] = "--lcores=0@0,1@1";
+	char lcores[] = "--lcores=0@0,1@1", base[] = SWT_MP_BASE_VIRTADDR;
 	char mem[] = "-m", mem_mb[16];
 	char nopci[] = "--no-pci", vdev[] = "--vdev=event_dsw0";
 	char loglevel[] = "--log-level=lib.eal:error";
@@ -844,6 +844,7 @@ main(int argc, char **argv)
 	eal_argv[eal_argc++] = loglevel;
 	eal_argv[eal_argc++] = prefix;
 	eal_argv[eal_argc++] = huge;
+	eal_argv[eal_argc++] = base;
 	eal_argv[eal_argc] = NULL;
 	if (rte_eal_init(eal_argc, eal_argv) < 0) {
 		fprintf(stderr, "FAIL: rte_eal_init: %s\n",

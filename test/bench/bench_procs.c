@@ -295,7 +295,7 @@ main(int argc, char **argv)
 		(char *)(uintptr_t)"--no-pci",
 		(char *)(uintptr_t)"--vdev=event_dsw0",
 		(char *)(uintptr_t)"--log-level=lib.eal:error", pfx_arg, huge,
-		NULL };
+		(char *)(uintptr_t)SWT_MP_BASE_VIRTADDR, NULL };
 	uint32_t nb_timers = 65536, rounds = 9;
 	const struct rte_memzone *mz;
 	struct swtim_adapter *a;
