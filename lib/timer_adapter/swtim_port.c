@@ -186,12 +186,12 @@ swtim_dev_adapters_pause(uint8_t dev_id)
 	unsigned int i;
 
 	RTE_BUILD_BUG_ON(SWTIM_ADAPTER_NUM_MAX > 64);
-	for (i = 0; i < SWTIM_ADAPTER_NUM_MAX; i++) {
+	for (i = 0; swtim_adapters != NULL && i < SWTIM_ADAPTER_NUM_MAX; i++) {
 		struct swtim_adapter *a = &swtim_adapters[i];
 
 		if (swtim_adapter_is_valid(a) && a->started &&
 		    a->params.conf.event_dev_id == dev_id &&
-		    a->ops->stop(a) == 0)
+		    swtim_adapter_ops(a)->stop(a) == 0)
 			paused |= UINT64_C(1) << i;
 	}
 	return paused;
@@ -204,7 +204,8 @@ swtim_dev_adapters_resume(uint64_t paused)
 
 	for (i = 0; i < SWTIM_ADAPTER_NUM_MAX; i++)
 		if ((paused >> i & 1) &&
-		    swtim_adapters[i].ops->start(&swtim_adapters[i]) != 0) {
+		    swtim_adapter_ops(&swtim_adapters[i])->start(
+				&swtim_adapters[i]) != 0) {
 			SWTIM_LOG(ERR, "adapter %u could not be started again "
 				  "after its event device was", i);
 			swtim_adapters[i].started = false;
