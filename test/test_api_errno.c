@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,11 @@ create_cb_error_leaves_nothing(void)
 		/* The id is free again. */
 		SWT_ASSERT_NULL_ERRNO(swtim_adapter_lookup(ID), ENOENT);
 	}
+	/* A failure that is no -errno (-INT_MIN is no int): EINVAL. */
+	arg.ret = INT_MIN;
+	SWT_ASSERT_NULL_ERRNO(swtim_adapter_create_ext(&c, counting_cb, &arg),
+			      EINVAL);
+	SWT_ASSERT_NULL_ERRNO(swtim_adapter_lookup(ID), ENOENT);
 	/* And really free: the same id can be created now. */
 	arg.ret = 0;
 	arg.calls = 0;

@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -292,6 +293,9 @@ swtim_adapter_create_with_driver(
 			      conf_arg);
 		if (ret < 0)
 			SWTIM_LOG(ERR, "port callback failed: %d", ret);
+		/* No errno is INT_MIN's negation, which int cannot hold. */
+		if (ret == INT_MIN)
+			ret = -EINVAL;
 	} else {
 		ret = swtim_port_acquire(c.event_dev_id, &port_id);
 	}
