@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include <rte_common.h>
+#include <rte_eventdev.h>
 
 /** Queues of the device: one ATOMIC, one PARALLEL. */
 #define FUZZ_Q_ATOMIC	0
