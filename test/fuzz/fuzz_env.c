@@ -197,7 +197,7 @@ fuzz_env_init(const char *name, const char *const *vdevs)
 	int argc = 0, i;
 	const char *verbose = getenv("SWTIM_FUZZ_VERBOSE");
 	struct rte_event_timer_adapter_conf conf;
-	struct swtim_adapter *a;
+	struct swtim_adapter *warm[FUZZ_ADAPTERS_AT_ONCE];
 	int cpu = fuzz_first_cpu();
 
 	i = dup(STDERR_FILENO);
@@ -246,11 +246,13 @@ fuzz_env_init(const char *name, const char *const *vdevs)
 	fuzz_env.dev_id = fuzz_env_evdev_setup("event_dsw0");
 
 	/*
-	 * Some things are done once for good: the first create without a
-	 * callback adds a port to the device (later ones reuse it), the
-	 * skiplist driver's first create starts librte_timer (a memzone).
-	 * Done now, so that every input finds the process as every other
-	 * did, and what an input leaves behind is its own.
+	 * Some things are done once for good: a create without a callback
+	 * adds a port to the device when no port it added before is free
+	 * (the device's rings for it stay), the skiplist driver's first
+	 * create starts librte_timer (a memzone). Done now, for as many
+	 * adapters at once as an input makes, so that every input finds
+	 * the process as every other did and what an input leaves behind
+	 * is its own.
 	 */
 	memset(&conf, 0, sizeof(conf));
 	conf.event_dev_id = fuzz_env.dev_id;
@@ -258,12 +260,16 @@ fuzz_env_init(const char *name, const char *const *vdevs)
 	conf.timer_tick_ns = 1000 * 1000;
 	conf.max_tmo_ns = 1000 * 1000 * 1000;
 	conf.nb_timers = 1;
-	for (i = 0; i < (int)RTE_DIM(fuzz_drivers); i++) {
-		a = swtim_adapter_create_with_driver(&conf, NULL, NULL,
-						     fuzz_drivers[i], NULL);
-		if (a == NULL || swtim_adapter_free(a) != 0)
-			fuzz_die(fuzz_drivers[i]);
+	for (i = 0; i < FUZZ_ADAPTERS_AT_ONCE; i++) {
+		conf.timer_adapter_id = i;
+		warm[i] = swtim_adapter_create_with_driver(&conf, NULL, NULL,
+				fuzz_drivers[i % FUZZ_NB_DRIVERS], NULL);
+		if (warm[i] == NULL)
+			fuzz_die("first adapters");
 	}
+	for (i = 0; i < FUZZ_ADAPTERS_AT_ONCE; i++)
+		if (swtim_adapter_free(warm[i]) != 0)
+			fuzz_die("first adapters' free");
 	if (rte_event_dev_attr_get(fuzz_env.dev_id,
 				   RTE_EVENT_DEV_ATTR_PORT_COUNT,
 				   &fuzz_env.nb_ports) != 0)

@@ -33,6 +33,8 @@
 #define FUZZ_WORKER_PORT	0
 /** Unlinked ports, after the worker port, for port callbacks. */
 #define FUZZ_NB_APP_PORTS	4
+/** Most adapters an input makes at once (seq_exec.h's slots). */
+#define FUZZ_ADAPTERS_AT_ONCE	3
 
 struct fuzz_env {
 	uint8_t dev_id;

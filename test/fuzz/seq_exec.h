@@ -33,10 +33,11 @@
 #include <rte_event_timer_adapter.h>
 #include <rte_eventdev.h>
 
+#include "fuzz_env.h"
 #include "fuzz_input.h"
 
 /** Adapters a sequence uses at once: ids 0 .. SEQ_NB_SLOTS - 1. */
-#define SEQ_NB_SLOTS 3
+#define SEQ_NB_SLOTS FUZZ_ADAPTERS_AT_ONCE
 /** Timers of a sequence. */
 #define SEQ_NB_TIMERS 16
 /** Longest burst, NULL entries and repeats included. */
