@@ -38,7 +38,7 @@ def arm(slot, entries, tmo_op=False):
         if not tmo_op or k == 0:
             out += tmo_bytes(t)
         if idx is not None:
-            out += bytes([prep])
+            out += bytes([prep, 0])   # how, and the state it may pick
     return out
 
 

@@ -85,8 +85,8 @@ seq_timeout(struct fuzz_input *in)
  * adapter's and stays untouched.
  */
 static void
-seq_timer_prepare(struct seq_world *w, unsigned int i, uint64_t tmo,
-		  struct fuzz_input *in)
+seq_timer_prepare(struct seq_world *w, unsigned int i, uint64_t tag,
+		  uint64_t tmo, struct fuzz_input *in)
 {
 	static const int32_t states[] = {
 		RTE_EVENT_TIMER_NOT_ARMED, RTE_EVENT_TIMER_CANCELED,
@@ -94,21 +94,22 @@ seq_timer_prepare(struct seq_world *w, unsigned int i, uint64_t tmo,
 		RTE_EVENT_TIMER_ERROR_TOOLATE, 7, -9,
 	};
 	struct rte_event_timer *t = &w->timers[i];
+	/* Read whatever the timer's state: runs on two APIs read alike. */
 	uint8_t how = fuzz_u8(in);
+	uint8_t pick = fuzz_u8(in);
 	uint8_t q = how & 0x10 ? FUZZ_Q_PARALLEL : FUZZ_Q_ATOMIC;
 
 	if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) ==
 	    RTE_EVENT_TIMER_ARMED)
 		return;
-	w->armings++;
 	if ((how & 0x0f) < 8) {
 		/* Fresh, as an application fills one in. */
 		memset(t, 0, sizeof(*t));
 		t->ev.queue_id = q;
 		t->ev.sched_type = fuzz_queue_sched_type(q);
 		t->ev.priority = how >> 5;
-		t->ev.flow_id = w->armings & 0xfffff;
-		t->ev.u64 = ((uint64_t)w->armings << 8) | i;
+		t->ev.flow_id = tag & 0xfffff;
+		t->ev.u64 = tag;
 		t->ev.event_type = RTE_EVENT_TYPE_TIMER;
 		t->ev.op = RTE_EVENT_OP_NEW;
 		t->state = RTE_EVENT_TIMER_NOT_ARMED;
@@ -117,8 +118,7 @@ seq_timer_prepare(struct seq_world *w, unsigned int i, uint64_t tmo,
 	case 8:		/* as left by whatever happened to it last */
 		break;
 	case 9:		/* a state of the input's choosing, never ARMED */
-		__atomic_store_n(&t->state,
-				 states[fuzz_below(in, RTE_DIM(states))],
+		__atomic_store_n(&t->state, states[pick % RTE_DIM(states)],
 				 __ATOMIC_RELEASE);
 		break;
 	case 10:	/* the other queue's schedule type */
@@ -151,8 +151,12 @@ seq_burst_read(struct seq_world *w, struct seq_step *s, bool arming,
 		s->idx[k] = b >= 0xf0 ? -1 : b % SEQ_NB_TIMERS;
 		s->tmo[k] = s->op == SEQ_ARM_TMO && k > 0 ? s->tmo[0] :
 			seq_timeout(in);
+		/* Unique to the step and entry: the same in any run. */
 		if (arming && s->idx[k] >= 0)
-			seq_timer_prepare(w, s->idx[k], s->tmo[k], in);
+			seq_timer_prepare(w, s->idx[k],
+					  ((uint64_t)w->steps << 12) |
+					  ((uint64_t)k << 8) | s->idx[k],
+					  s->tmo[k], in);
 	}
 }
 
@@ -341,6 +345,7 @@ seq_step_read(struct seq_world *w, struct seq_step *s, struct fuzz_input *in)
 	if (fuzz_input_done(in))
 		return false;
 	b = fuzz_u8(in);
+	w->steps++;
 	memset(s, 0, offsetof(struct seq_step, ret));
 	s->op = b % SEQ_NB_OPS;
 	s->slot = (b / SEQ_NB_OPS) % SEQ_NB_SLOTS;
@@ -398,7 +403,7 @@ seq_run(struct seq_world *w, struct fuzz_input *in, seq_observer_t observe,
 	memset(w->adapters, 0, sizeof(w->adapters));
 	memset(w->live, 0, sizeof(w->live));
 	memset(w->started, 0, sizeof(w->started));
-	w->armings = 0;
+	w->steps = 0;
 	while (n < SEQ_STEPS_MAX && seq_step_read(w, &step, in)) {
 		seq_step_run(w, &step, observe, arg);
 		n++;

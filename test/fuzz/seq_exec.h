@@ -160,8 +160,8 @@ struct seq_world {
 	bool started[SEQ_NB_SLOTS];
 	uint32_t sid[SEQ_NB_SLOTS];
 	struct rte_event_timer *timers;	/**< SEQ_NB_TIMERS of them */
-	/** Arming counter: each arming's events carry a tag of their own. */
-	uint32_t armings;
+	/** Steps read: each arming's events carry a tag of their own. */
+	uint32_t steps;
 };
 
 /** Timer cycles of a timeout of ticks adapter ticks. */
@@ -169,7 +169,7 @@ uint64_t seq_ticks_to_cycles(uint64_t ticks);
 
 /**
  * The tag an arming's events carry in ev.u64: the timer index in the low
- * byte, the arming number above.
+ * byte, the burst entry and the step above.
  */
 static inline unsigned int
 seq_tag_timer(uint64_t tag)
