@@ -237,6 +237,8 @@ seq_service(struct seq_world *w, struct seq_step *s)
 			s->ret = rte_service_run_iter_on_app_lcore(
 					w->sid[s->slot], 1);
 	s->t_after = rte_get_timer_cycles();
+	if (w->live[s->slot] && w->api->service_flush != NULL)
+		w->api->service_flush(w->adapters[s->slot]);
 	seq_drain(w, s);
 }
 

@@ -78,6 +78,11 @@ struct seq_api {
 	int (*remaining_ticks_get)(void *a, const struct rte_event_timer *t,
 				   uint64_t *ticks);
 	/**
+	 * NULL, or what the harness does after running an adapter's
+	 * service so that the events it enqueued reach the device's queues.
+	 */
+	void (*service_flush)(void *a);
+	/**
 	 * Set by a call that was not made because the implementation would
 	 * crash on it (a NULL timer, a freed adapter): why. NULL otherwise.
 	 */
