@@ -13,7 +13,7 @@ CREATE, START, STOP, FREE, ARM, ARM_TMO, CANCEL, REMAINING, STATS, \
 NB_OPS = 12
 SHORT = 11          # timeout byte: 1 + 11 / 10 % 4 = 2 ticks
 ZERO, LONG, MAX, OVER = 0, 5, 6, 7
-FRESH, FRESH_PAR, KEEP, MISMATCH, BADQ = 0, 0x10, 8, 10, 11
+FRESH, FRESH_PAR, KEEP, MISMATCH, BADQ, FIELDS = 0, 0x10, 8, 10, 11, 12
 
 
 def op(code, slot=0):
@@ -86,6 +86,9 @@ SEEDS = {
                       arm(0, [(0, LONG, FRESH), (1, LONG, FRESH)]),
                       cancel(0, [0]), arm(0, [(1, LONG, KEEP)], True),
                       op(STATS) + b'\1', op(STOP), op(FREE)),
+    'event-fields': simple(b'\0', create(nb=3), op(START),
+                           arm(0, [(0, SHORT, FIELDS), (1, SHORT, FRESH)]),
+                           service(), op(STATS) + b'\0'),
     'unmapped': simple(b'\0', create(mapped=False), op(START),
                        arm(0, [(0, SHORT, FRESH)]), service(), op(FREE)),
     'stop-start': simple(b'\0', create(), op(START),

@@ -19,6 +19,7 @@
  *   object to the wrong adapter's mempool;
  * - cancel of a timer that DPDK's free left ARMED: its rte_timer went
  *   with the adapter's mempool;
+ * - get_info with a NULL adapter_info: written through;
  * - remaining_ticks_get, which DPDK only has from 23.03.
  */
 
@@ -89,6 +90,13 @@ dpdk_service_id_get(void *a, uint32_t *sid)
 static int
 dpdk_get_info(void *a, struct rte_event_timer_adapter_info *info)
 {
+	const struct rte_event_timer_adapter *adapter = a;
+
+	if (info == NULL && adapter != NULL && adapter->allocated) {
+		seq_dpdk_api.not_called = "DPDK's get_info writes through a "
+			"NULL adapter_info";
+		return -EINVAL;
+	}
 	return rte_event_timer_adapter_get_info(a, info);
 }
 

@@ -102,8 +102,8 @@ seq_timer_prepare(struct seq_world *w, unsigned int i, uint64_t tag,
 	if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) ==
 	    RTE_EVENT_TIMER_ARMED)
 		return;
-	if ((how & 0x0f) < 8) {
-		/* Fresh, as an application fills one in. */
+	if ((how & 0x0f) < 8 || (how & 0x0f) >= 10) {
+		/* Fresh, as an application fills one in (then spoilt). */
 		memset(t, 0, sizeof(*t));
 		t->ev.queue_id = q;
 		t->ev.sched_type = fuzz_queue_sched_type(q);
