@@ -9,7 +9,11 @@
 #   2. ASan+UBSan debug build with -Dwerror=true and every meson test suite;
 #   3. install the release build, build examples/arm_one against the
 #      installed library and run it;
-#   4. pack the benchmark bundle (scripts/bundle.sh) and run from it.
+#   4. pack the benchmark bundle (scripts/bundle.sh) and run from it;
+#   5. clang fuzz build, and each libFuzzer target (test/fuzz) fuzzed for
+#      60 s (SWTIM_FUZZ_SECONDS) from its committed corpus: a finding (a
+#      crash, a leak, a sanitizer report, a model mismatch, a hang) is a
+#      failed test.
 #
 # Keeps going after a failure, exits non-zero if anything failed, and
 # prints as its very last line "N passed, M failed": meson's OK and
@@ -135,10 +139,21 @@ bundle_test() {
 	fi
 }
 
+# The fuzzers, one at a time, each for SWTIM_FUZZ_SECONDS; a finding
+# fails its test and leaves the input under build-fuzz/test/fuzz/fuzz-*/.
+fuzz_tests() {
+	if ! build_fuzz; then
+		err "clang fuzz build failed"
+		fail 1
+		return 1
+	fi
+	meson_test "$BUILD_FUZZ" --suite fuzz
+}
+
 main() {
 	cd "$SWTIM_ROOT" || exit 1
 	if ! ensure_packages "${BUILD_PACKAGES[@]}" \
-			"${SANITIZER_PACKAGES[@]}"; then
+			"${SANITIZER_PACKAGES[@]}" "${FUZZ_PACKAGES[@]}"; then
 		echo "0 passed, 1 failed"
 		exit 1
 	fi
@@ -147,6 +162,7 @@ main() {
 	sanitizer_tests
 	example_test
 	bundle_test
+	fuzz_tests
 
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]

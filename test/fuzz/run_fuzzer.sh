@@ -27,11 +27,14 @@ if [ $# -lt 4 ]; then
 	usage >&2
 	exit 2
 fi
-fuzzer=$1 corpus=$2 work=$3 seconds=$4
+# Absolute: the fuzzer runs in WORK_DIR.
+fuzzer=$(realpath "$1") corpus=$(realpath "$2") work=$3 seconds=$4
 shift 4
 
 mkdir -p "$work/corpus"
 cd "$work"
+# -error_exitcode, -timeout_exitcode: libFuzzer's own (77, 70) would be
+# read as "skipped" (77) by meson: a finding must fail the test.
 # -close_fd_mask=3: the targets' own output (a refused option's message,
 # millions of times) would cost more than the runs; libFuzzer and the
 # targets' findings (fuzz_env.c) keep a copy of stderr for their reports.
@@ -39,6 +42,7 @@ cd "$work"
 # which containers often forbid; fuzz_env.c's checks of DPDK's heap, which
 # LeakSanitizer does not see, run either way.
 exec "$fuzzer" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+	-error_exitcode=1 -timeout_exitcode=1 \
 	-close_fd_mask=3 -artifact_prefix="$work/" \
 	-detect_leaks="${SWTIM_FUZZ_DETECT_LEAKS:-1}" "$@" \
 	"$work/corpus" "$corpus"
