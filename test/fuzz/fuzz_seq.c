@@ -497,9 +497,11 @@ model_observe(const struct seq_step *s, void *arg)
 	m->step++;
 	if (trace)
 		fprintf(stderr, "step %u %s slot %u: nb %u ret %" PRId64
-			" err %d value %" PRIu64 " events %u\n", m->step,
-			seq_op_name(s->op), s->slot, s->nb, s->ret, s->err,
-			s->value, s->nb_evs);
+			" err %d value %" PRIu64 " events %u, %" PRIu64
+			" us\n", m->step, seq_op_name(s->op), s->slot, s->nb,
+			s->ret, s->err, s->value, s->nb_evs,
+			(s->t_after - s->t_before) * 1000000 /
+			rte_get_timer_hz());
 	/*
 	 * Timers the adapters have are as the model has them; the others
 	 * are the harness's, which may have rewritten them.
