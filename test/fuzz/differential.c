@@ -134,6 +134,12 @@ kind_find(const char *name)
 	return &kinds[nb_kinds++];
 }
 
+/*
+ * A service step that did not wait races the deadlines of the timers
+ * armed just before it (a few ticks of 10 us): which of them are due
+ * when each implementation looks is a matter of timing, and its kinds
+ * say so.
+ */
 static void __rte_format_printf(4, 5)
 differ(const char *input, unsigned int step, const struct seq_step *s,
        const char *fmt, ...)
@@ -141,9 +147,12 @@ differ(const char *input, unsigned int step, const struct seq_step *s,
 	char name[KIND_LEN];
 	struct kind *k;
 	va_list ap;
+	int len;
 
+	len = s->op == SEQ_SERVICE && !s->waited ?
+		snprintf(name, sizeof(name), "timing, no wait: ") : 0;
 	va_start(ap, fmt);
-	vsnprintf(name, sizeof(name), fmt, ap);
+	vsnprintf(name + len, sizeof(name) - len, fmt, ap);
 	va_end(ap);
 	k = kind_find(name);
 	if (k == NULL) {
@@ -247,9 +256,10 @@ steps_compare(const char *input, unsigned int n, const struct seq_step *a,
 		diverged = true;
 	if (a->ret != b->ret) {
 		if (is_burst(a->op))
-			differ(input, n, a, "%s count: swtim %s DPDK",
-			       seq_op_name(a->op), a->ret < b->ret ?
-			       "below" : "above");
+			differ(input, n, a, "%s count: swtim %s DPDK (DPDK "
+			       "rte_errno %s)", seq_op_name(a->op),
+			       a->ret < b->ret ? "below" : "above",
+			       b->ret < b->nb ? errno_name(b->err) : "-");
 		else if (a->op == SEQ_SERVICE)
 			;	/* the service's own return: not the API's */
 		else if (a->op == SEQ_CREATE || a->op == SEQ_LOOKUP)
