@@ -117,7 +117,7 @@ seq_timer_prepare(struct seq_world *w, unsigned int i, uint64_t tag,
 	switch (how & 0x0f) {
 	case 8:		/* as left by whatever happened to it last */
 		break;
-	case 9:		/* a state of the input's choosing, never ARMED */
+	case 9:		/* a state the input chooses, never ARMED */
 		__atomic_store_n(&t->state, states[pick % RTE_DIM(states)],
 				 __ATOMIC_RELEASE);
 		break;
