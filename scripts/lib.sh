@@ -19,6 +19,7 @@ SWTIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_RELEASE=$SWTIM_ROOT/build-release
 BUILD_ASAN=$SWTIM_ROOT/build-asan
 BUILD_FUZZ=$SWTIM_ROOT/build-fuzz
+BUILD_DOCS=$SWTIM_ROOT/build-docs
 PREFIX=${SWTIM_PREFIX:-$SWTIM_ROOT/install}
 EXAMPLE_DIR=$SWTIM_ROOT/examples/arm_one
 EXAMPLE_BIN=$EXAMPLE_DIR/build/arm_one
@@ -39,6 +40,10 @@ SANITIZER_PACKAGES=(libasan8 libubsan1)
 # (test/fuzz/README.md).
 # shellcheck disable=SC2034
 FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev)
+# The API reference (doxygen, -Ddocs=true) and the figures of
+# doc/performance.md (gnuplot, doc/figures/make_figures.py).
+# shellcheck disable=SC2034
+DOC_PACKAGES=(doxygen gnuplot-nox)
 
 # Set by install_release.
 PC_DIR=
@@ -128,6 +133,32 @@ build_fuzz() {
 	ninja -C "$BUILD_FUZZ" || return 1
 }
 
+# build_docs: the API reference alone (-Ddocs=true, no tests): doxygen
+# fails on any warning. Builds only the reference, not the library.
+build_docs() {
+	log "API reference in ${BUILD_DOCS#"$SWTIM_ROOT"/}"
+	meson_setup "$BUILD_DOCS" --buildtype=release -Dwerror=true \
+		-Dtests=false -Ddocs=true || return 1
+	ninja -C "$BUILD_DOCS" doc/api/api || return 1
+}
+
+# install_docs DESTDIR: install what build_docs made under DESTDIR
+# (meson's install tag doc: the reference only) and check that its
+# index page is there, under <datadir>/doc/swtim/api.
+install_docs() {
+	local index
+
+	rm -rf "$1"
+	DESTDIR=$1 meson install -C "$BUILD_DOCS" --tags doc --no-rebuild \
+		--quiet || return 1
+	index=$(find "$1" -path '*/doc/swtim/api/index.html' -print -quit)
+	if [ -z "$index" ]; then
+		err "no doc/swtim/api/index.html under $1 after meson install"
+		return 1
+	fi
+	log "API reference installed: ${index#"$1"}"
+}
+
 # install_release: install the release build into a fresh $PREFIX and set
 # PC_DIR (where libswtim.pc is) and LIB_DIR (where libswtim.so is). meson
 # picks the libdir (lib/x86_64-linux-gnu on Debian), so look for them.
@@ -159,6 +190,22 @@ install_release() {
 		err "libswtim.pc names libdir $LIB_DIR, which has no libswtim.so"
 		return 1
 	fi
+	check_installed_programs
+}
+
+# check_installed_programs: every program installed under $PREFIX/bin
+# starts without LD_LIBRARY_PATH (its run path finds libswtim): its
+# --help exits 0.
+check_installed_programs() {
+	local p out
+
+	for p in "$PREFIX"/bin/*; do
+		if ! out=$(env -u LD_LIBRARY_PATH "$p" --help 2>&1 >/dev/null); then
+			err "installed ${p#"$PREFIX"/} does not start without" \
+				"LD_LIBRARY_PATH: ${out:-(no message)}"
+			return 1
+		fi
+	done
 }
 
 # build_example: build examples/arm_one against the installed library, the
@@ -189,7 +236,7 @@ default_eal_args() {
 # run_example [APP_OPTION...]: run the example built by build_example with
 # the library installed by install_release.
 run_example() {
-	local eal=() rc=0
+	local eal=() rc=0 why
 
 	if [ -n "${SWTIM_EAL_ARGS:-}" ]; then
 		read -r -a eal <<<"$SWTIM_EAL_ARGS"
@@ -199,6 +246,12 @@ run_example() {
 			err "cannot work out EAL arguments"
 			return 1
 		fi
+	fi
+	why=$(LD_LIBRARY_PATH="$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		tev_bin_problem "$EXAMPLE_BIN")
+	if [ -n "$why" ]; then
+		err "cannot run ${EXAMPLE_BIN#"$SWTIM_ROOT"/}: $why"
+		return 1
 	fi
 	log "running: LD_LIBRARY_PATH=$LIB_DIR ${EXAMPLE_BIN#"$SWTIM_ROOT"/} ${eal[*]} -- $*"
 	LD_LIBRARY_PATH="$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
@@ -212,13 +265,26 @@ run_example() {
 	return "$rc"
 }
 
+# example_bad_option: the example refuses a bad option with the one line
+# that says why and a pointer to --help, not its usage text
+# (test/check_bad_option.py).
+example_bad_option() {
+	local eal=()
+
+	mapfile -t eal < <(default_eal_args)
+	log "running the example with a bad option (--ticks 0)"
+	LD_LIBRARY_PATH="$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		python3 "$SWTIM_ROOT/test/check_bad_option.py" --expect-rc 1 \
+		--names=--ticks -- "$EXAMPLE_BIN" "${eal[@]}" -- --ticks 0
+}
+
 # run_benchmark [COMPARE_OPTION...]: the side-by-side benchmark of swtim and
 # DPDK's own adapter with the installed swtim-test-eventdev, in its quick
 # form (one round, small timer counts: well under a minute on 2 CPUs).
 run_benchmark() {
 	local bin="$PREFIX/bin/swtim-test-eventdev"
 
-	if [ ! -x "$bin" ]; then
+	if [ ! -e "$bin" ]; then
 		err "no $bin: install_release has not run"
 		return 1
 	fi
