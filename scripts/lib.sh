@@ -99,6 +99,56 @@ meson_setup() {
 	fi
 }
 
+# Hugepages for the multi-process tests (suite mp, test/test_mp.c):
+# DPDK's secondary processes share the primary's memory through them.
+# HUGEPAGES_MIN 2 MB pages free are enough for one primary at a time (the
+# suite runs them one after the other) with room for a parallel run.
+HUGEPAGES_MIN=512
+HUGEPAGES_DIR=/dev/hugepages
+
+# hugepages_setup: make sure HUGEPAGES_MIN hugepages are free and a
+# hugetlbfs is mounted, reserving and mounting them as root if not. Fails
+# saying why when that cannot be done: the mp suite would fail anyway.
+hugepages_setup() {
+	local free total sudo=
+
+	free=$(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo)
+	total=$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)
+	if [ "${free:-0}" -ge "$HUGEPAGES_MIN" ] &&
+	    grep -q ' hugetlbfs ' /proc/mounts; then
+		return 0
+	fi
+	if [ "$(id -u)" -ne 0 ]; then
+		if command -v sudo >/dev/null 2>&1; then
+			sudo=sudo
+		else
+			err "multi-process tests need $HUGEPAGES_MIN free" \
+				"hugepages and a hugetlbfs mount; run as root"
+			return 1
+		fi
+	fi
+	if [ "${free:-0}" -lt "$HUGEPAGES_MIN" ]; then
+		log "reserving $HUGEPAGES_MIN more hugepages"
+		echo $((total + HUGEPAGES_MIN - ${free:-0})) |
+			$sudo tee /proc/sys/vm/nr_hugepages >/dev/null ||
+			{ err "cannot reserve hugepages"; return 1; }
+	fi
+	if ! grep -q ' hugetlbfs ' /proc/mounts; then
+		log "mounting hugetlbfs on $HUGEPAGES_DIR"
+		if ! $sudo mkdir -p "$HUGEPAGES_DIR" ||
+		    ! $sudo mount -t hugetlbfs nodev "$HUGEPAGES_DIR"; then
+			err "cannot mount hugetlbfs on $HUGEPAGES_DIR"
+			return 1
+		fi
+	fi
+	free=$(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo)
+	if [ "${free:-0}" -lt "$HUGEPAGES_MIN" ]; then
+		err "only ${free:-0} hugepages free after reserving" \
+			"(want $HUGEPAGES_MIN): not enough memory?"
+		return 1
+	fi
+}
+
 # build_release: optimised build with warnings as errors, tests included,
 # installing under $PREFIX.
 build_release() {
