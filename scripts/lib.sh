@@ -10,6 +10,7 @@
 #   SWTIM_EAL_ARGS   EAL arguments for the example, replacing the defaults
 #                    from default_eal_args (split on whitespace)
 #   SWTIM_PREFIX     install prefix (default: <repo>/install)
+#   SWTIM_FUZZ_SECONDS  how long test.sh fuzzes each target (default 60)
 
 SWTIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # tev_cpus, the CPU pick that the benchmark scripts use too.
@@ -17,6 +18,7 @@ SWTIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$SWTIM_ROOT/app/test-eventdev/tev_lib.sh"
 BUILD_RELEASE=$SWTIM_ROOT/build-release
 BUILD_ASAN=$SWTIM_ROOT/build-asan
+BUILD_FUZZ=$SWTIM_ROOT/build-fuzz
 BUILD_DOCS=$SWTIM_ROOT/build-docs
 PREFIX=${SWTIM_PREFIX:-$SWTIM_ROOT/install}
 EXAMPLE_DIR=$SWTIM_ROOT/examples/arm_one
@@ -34,6 +36,10 @@ BUILD_PACKAGES=(libdpdk-dev meson ninja-build pkg-config gcc libc6-dev make
 # listed so that a missing one is installed rather than a link failing).
 # shellcheck disable=SC2034
 SANITIZER_PACKAGES=(libasan8 libubsan1)
+# clang 14 and its runtimes (libFuzzer, ASan, UBSan) for the fuzz build
+# (test/fuzz/README.md).
+# shellcheck disable=SC2034
+FUZZ_PACKAGES=(clang-14 libclang-rt-14-dev)
 # The API reference (doxygen, -Ddocs=true) and the figures of
 # doc/performance.md (gnuplot, doc/figures/make_figures.py).
 # shellcheck disable=SC2034
@@ -162,6 +168,19 @@ build_asan() {
 		-Dtests=true -Dwheel_level_bits=8 \
 		-Db_sanitize=address,undefined -Db_lundef=false || return 1
 	ninja -C "$BUILD_ASAN" || return 1
+}
+
+# build_fuzz: clang build of the libFuzzer targets (test/fuzz), every
+# object instrumented, ASan and UBSan on; each fuzzes for fuzz_seconds
+# in meson test suite 'fuzz'. No unit tests: the gcc builds run those.
+build_fuzz() {
+	log "clang fuzz build in ${BUILD_FUZZ#"$SWTIM_ROOT"/}"
+	CC=clang-14 meson_setup "$BUILD_FUZZ" --buildtype=debugoptimized \
+		-Dwerror=true -Dtests=false -Dfuzz=true \
+		-Dfuzz_seconds="${SWTIM_FUZZ_SECONDS:-60}" \
+		-Dwheel_level_bits=8 -Db_sanitize=address,undefined \
+		-Db_lundef=false || return 1
+	ninja -C "$BUILD_FUZZ" || return 1
 }
 
 # build_docs: the API reference alone (-Ddocs=true, no tests): doxygen

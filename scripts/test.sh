@@ -17,7 +17,11 @@
 #      and install it; draw the figures of doc/performance.md again from
 #      their committed reports;
 #   6. a minute of the soak (scripts/soak.sh) with each driver, from the
-#      release build.
+#      release build;
+#   7. clang fuzz build, and each libFuzzer target (test/fuzz) fuzzed for
+#      60 s (SWTIM_FUZZ_SECONDS) from its committed corpus: a finding (a
+#      crash, a leak, a sanitizer report, a model mismatch, a hang) is a
+#      failed test.
 #
 # Keeps going after a failure, exits non-zero if anything failed, and
 # prints as its very last line "N passed, M failed": meson's OK and
@@ -191,10 +195,22 @@ soak_test() {
 	done
 }
 
+# The fuzzers, one at a time, each for SWTIM_FUZZ_SECONDS; a finding
+# fails its test and leaves the input under build-fuzz/test/fuzz/fuzz-*/.
+fuzz_tests() {
+	if ! build_fuzz; then
+		err "clang fuzz build failed"
+		fail 1
+		return 1
+	fi
+	meson_test "$BUILD_FUZZ" --suite fuzz
+}
+
 main() {
 	cd "$SWTIM_ROOT" || exit 1
 	if ! ensure_packages "${BUILD_PACKAGES[@]}" \
-			"${SANITIZER_PACKAGES[@]}" "${DOC_PACKAGES[@]}"; then
+			"${SANITIZER_PACKAGES[@]}" "${DOC_PACKAGES[@]}" \
+			"${FUZZ_PACKAGES[@]}"; then
 		echo "0 passed, 1 failed"
 		exit 1
 	fi
@@ -207,6 +223,7 @@ main() {
 	bundle_test
 	docs_test
 	soak_test
+	fuzz_tests
 
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]

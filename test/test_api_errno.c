@@ -10,6 +10,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,6 +211,11 @@ create_cb_error_leaves_nothing(void)
 		/* The id is free again. */
 		SWT_ASSERT_NULL_ERRNO(swtim_adapter_lookup(ID), ENOENT);
 	}
+	/* A failure that is no -errno (-INT_MIN is no int): EINVAL. */
+	arg.ret = INT_MIN;
+	SWT_ASSERT_NULL_ERRNO(swtim_adapter_create_ext(&c, counting_cb, &arg),
+			      EINVAL);
+	SWT_ASSERT_NULL_ERRNO(swtim_adapter_lookup(ID), ENOENT);
 	/* And really free: the same id can be created now. */
 	arg.ret = 0;
 	arg.calls = 0;
@@ -251,6 +257,9 @@ create_unknown_devargs(void)
 		"no_such_key=1",
 		"no_such_key",
 		"=1",
+		/* rte_kvargs alone would read these as max_sleep_us=5. */
+		"no_such_key=" SWTIM_IDLE_ARG "=5",
+		SWTIM_IDLE_ARG "=" SWTIM_IDLE_ARG "=5",
 	};
 	unsigned int i;
 	uint32_t ports = swt_evdev_port_count(swt_dev.dev_id);
@@ -265,6 +274,12 @@ create_unknown_devargs(void)
 	err = rte_errno;
 	SWT_ASSERT(swt_log_captured("no_such_key"), "no log line names it");
 	SWT_ASSERT(a == NULL && err == EINVAL, "%p/%s", a, rte_strerror(err));
+	SWT_ASSERT_OK(swt_log_capture());
+	SWT_ASSERT_NULL_ERRNO(swtim_adapter_create_with_driver(&c,
+			      swt_port_cb, swt_port_arg(APP_PORT), swt_driver,
+			      "no_such_key=" SWTIM_IDLE_ARG "=5"), EINVAL);
+	SWT_ASSERT(swt_log_captured("no_such_key=" SWTIM_IDLE_ARG "=5"),
+		   "no log line names the piece with two '='");
 	for (i = 0; i < RTE_DIM(bad); i++) {
 		SWT_ASSERT_NULL_ERRNO(swtim_adapter_create_with_driver(&c,
 				      swt_port_cb, swt_port_arg(APP_PORT),

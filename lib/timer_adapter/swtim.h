@@ -166,7 +166,7 @@ swtim_adapter_create(const struct rte_event_timer_adapter_conf *conf);
  * @param conf_cb
  *   Called once to obtain the event port the adapter enqueues expiry
  *   events on. Must not be NULL. A negative return -E fails the create
- *   with rte_errno E.
+ *   with rte_errno E (INT_MIN, the negation of no int: EINVAL).
  * @param conf_arg
  *   Passed to conf_cb unchanged.
  * @return

@@ -17,6 +17,7 @@
  */
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 
 #include <rte_branch_prediction.h>
@@ -132,6 +133,39 @@ swtim_conf_check(const struct rte_event_timer_adapter_conf *conf)
 	return 0;
 }
 
+/*
+ * Whether a key=value piece of devargs holds a second '=' outside a
+ * [list]: rte_kvargs takes each '=' for the end of a key, so
+ * "no_such_key=max_sleep_us=5" would reach the driver as max_sleep_us=5,
+ * the unknown key gone without a word. Logs the piece.
+ */
+static bool
+swtim_devargs_two_equals(const char *devargs)
+{
+	const char *piece = devargs, *p;
+	unsigned int nb_eq = 0, depth = 0;
+
+	for (p = devargs; ; p++) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']' && depth > 0)
+			depth--;
+		else if (*p == '=' && depth == 0)
+			nb_eq++;
+		if (!(*p == '\0' || (*p == ',' && depth == 0)))
+			continue;
+		if (nb_eq > 1) {
+			SWTIM_LOG(ERR, "driver option \"%.*s\" has more than"
+				  " one '='", (int)(p - piece), piece);
+			return true;
+		}
+		if (*p == '\0')
+			return false;
+		piece = p + 1;
+		nb_eq = 0;
+	}
+}
+
 /* Parse devargs, naming the first key the driver does not know. */
 static int
 swtim_devargs_parse(const struct swtim_driver *drv, const char *devargs,
@@ -143,6 +177,8 @@ swtim_devargs_parse(const struct swtim_driver *drv, const char *devargs,
 	*kvlist = NULL;
 	if (devargs == NULL || devargs[0] == '\0')
 		return 0;
+	if (swtim_devargs_two_equals(devargs))
+		return -EINVAL;
 	kv = rte_kvargs_parse(devargs, NULL);
 	if (kv == NULL) {
 		SWTIM_LOG(ERR, "cannot parse driver options \"%s\"", devargs);
@@ -326,6 +362,9 @@ swtim_adapter_create_with_driver(
 			      conf_arg);
 		if (ret < 0)
 			SWTIM_LOG(ERR, "port callback failed: %d", ret);
+		/* No errno is INT_MIN's negation, which int cannot hold. */
+		if (ret == INT_MIN)
+			ret = -EINVAL;
 	} else {
 		ret = swtim_port_acquire(c.event_dev_id, &port_id);
 	}
