@@ -25,6 +25,33 @@ swtim_base_of(const struct swtim_adapter *adapter)
 	return swtim_adapter_priv(adapter);
 }
 
+/*
+ * A tick is cut in up to 2^SWTIM_GRAIN_SHIFT_MAX grains, each of at least
+ * 2^SWTIM_GRAIN_MIN_BITS timer cycles (0.4 ms at 2.6 GHz: the service
+ * steps through no more than that many grains a second). A grain is a
+ * whole number of cycles, rounded up, so a timeout of n ticks placed as
+ * n << grain_shift grains is never shorter than n ticks and at most
+ * n * 2^-SWTIM_GRAIN_MIN_BITS ticks longer (the minimum grain bounds the
+ * rounding): less than what rounding the tick itself to cycles gives at
+ * the finest ticks. Ticks under twice the minimum grain are one grain.
+ */
+#define SWTIM_GRAIN_SHIFT_MAX 4u
+#define SWTIM_GRAIN_MIN_BITS 20u
+
+static void
+swtim_base_grain_init(struct swtim_base *base)
+{
+	unsigned int log2_tick = 63u - __builtin_clzll(base->tick_cycles);
+
+	base->grain_shift = log2_tick <= SWTIM_GRAIN_MIN_BITS ? 0 :
+		RTE_MIN(log2_tick - SWTIM_GRAIN_MIN_BITS,
+			SWTIM_GRAIN_SHIFT_MAX);
+	base->grain_cycles = (base->tick_cycles >> base->grain_shift) +
+		((base->tick_cycles & ((UINT64_C(1) << base->grain_shift) - 1))
+		 != 0);
+	base->grain_div = rte_reciprocal_value_u64(base->grain_cycles);
+}
+
 int
 swtim_base_init(struct swtim_base *base, struct swtim_adapter *adapter,
 		const struct rte_kvargs *args,
@@ -41,6 +68,7 @@ swtim_base_init(struct swtim_base *base, struct swtim_adapter *adapter,
 	base->socket = p->conf.socket_id;
 	base->tick_cycles = p->tick_cycles;
 	base->tick_div = rte_reciprocal_value_u64(base->tick_cycles);
+	swtim_base_grain_init(base);
 	base->start_cycles = rte_get_timer_cycles();
 	swtim_budget_init(&base->budget, p->conf.nb_timers);
 	swtim_poll_set_init(&base->polled);
