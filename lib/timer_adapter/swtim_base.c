@@ -100,6 +100,16 @@ swtim_base_budget_reclaim(struct swtim_base *base, uint32_t want)
 	uint32_t got;
 	unsigned int i;
 
+	/*
+	 * What the service gave back since the caller found avail empty
+	 * needs no lock: an adapter kept full (a producer retrying while
+	 * expiries free slots one enqueue at a time) would otherwise pay
+	 * every lane's lock on most of its arms.
+	 */
+	got = swtim_budget_take_avail(b, want);
+	if (got == want)
+		return got;
+	want -= got;
 	/* With every lock held no credit moves: what is not in avail now
 	 * is outstanding. */
 	for (i = 0; i < SWTIM_LANES_MAX; i++)
@@ -111,7 +121,7 @@ swtim_base_budget_reclaim(struct swtim_base *base, uint32_t want)
 		lane->credit = 0;
 	}
 	swtim_budget_give(b, held);
-	got = swtim_budget_take_avail(b, want);
+	got += swtim_budget_take_avail(b, want);
 	for (i = SWTIM_LANES_MAX; i-- > 0;)
 		rte_spinlock_unlock(&swtim_base_lane(base, i)->lock);
 	return got;

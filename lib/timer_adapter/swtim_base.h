@@ -243,8 +243,9 @@ void swtim_base_lanes_set(struct swtim_base *base, struct swtim_lane *first,
 /**
  * Reclaim every lane's credit and take up to want slots from the whole:
  * for an arm that found neither credit nor avail, before it refuses.
- * Takes every lane's lock, in lane order, so call it holding none (the
- * arming lane's dropped); that order is why no other path holds two.
+ * Takes what avail has gained meanwhile first; for the rest, every lane's
+ * lock, in lane order, so call it holding none (the arming lane's
+ * dropped); that order is why no other path holds two.
  *
  * @param base
  *   The base.
