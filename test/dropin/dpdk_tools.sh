@@ -66,7 +66,8 @@ autotest)
 		timeout -k 10 900 "$prog" --no-huge -m 1024 --no-pci \
 		--no-shconf --file-prefix="dropin_autotest_$$" \
 		--lcores="0@$c0,1@$c1,(2-6)@($cpus)" -s 0x2 \
-		--log-level=swtim:debug </dev/null >"$log" 2>&1
+		--log-level=swtim:debug --log-level=lib.eal:debug \
+		</dev/null >"$log" 2>&1
 	rc=$?
 	grep -E "TestCase|Test assert|Tests (Total|Passed|Failed|Skipped)" \
 		"$log"
