@@ -8,11 +8,13 @@
 # types. Not part of meson test (timings); doc/performance.md, "DPDK
 # applications through the drop-in library", has the results.
 #
-#   arm_latency.sh [-r ROUNDS] [-n TIMERS] [-l LIBRARY] [-N NICE]
+#   arm_latency.sh [-r ROUNDS] [-n TIMERS] [-l LIBRARY] [-N NICE] [-F]
 #
-# -N runs dpdk-test-eventdev at that niceness (root for below 0), for a
-# machine whose CPUs other work shares: what the producer's arm calls are
-# timed over then includes less of that work.
+# For a machine whose CPUs other work shares, so that the producer's timed
+# arm calls include less of that work: -N runs dpdk-test-eventdev at that
+# niceness, -F gives its producer thread (rte-worker-1, alone on its CPU)
+# SCHED_FIFO once it runs (both need root; the kernel's real-time
+# throttling still leaves the CPU's other work 5%).
 #
 # Prints one line per run (round, producer type, adapter, the average arm
 # latency upstream prints, in us, and the load average), then the median
@@ -24,18 +26,20 @@ rounds=5
 nb_timers=100000
 lib=build/lib/dropin/libswtim_dropin.so
 niceness=0
+fifo=false
 
 usage() {
-	sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'
 	exit "${1:-0}"
 }
 
-while getopts "r:n:l:N:h" opt; do
+while getopts "r:n:l:N:Fh" opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
 	n) nb_timers=$OPTARG ;;
 	l) lib=$OPTARG ;;
 	N) niceness=$OPTARG ;;
+	F) fifo=true ;;
 	h) usage 0 ;;
 	*) usage 1 ;;
 	esac
@@ -70,8 +74,21 @@ run() {
 		-- --test=perf_queue --plcores=1 --wlcores=2 --stlist=a \
 		--nb_timers="$nb_timers" --expiry_nsec=20000 \
 		--max_tmo_nsec=1000000 "--prod_type_$prod" \
-		</dev/null >"$log" 2>&1
-	local rc=$? us
+		</dev/null >"$log" 2>&1 &
+	local pid=$! rc us tid
+
+	if $fifo; then
+		for _ in $(seq 200); do
+			tid=$(ps -L -o tid=,comm= -p "$(pgrep -P "$pid" -f \
+				dpdk-test-eventdev | head -1)" 2>/dev/null |
+				awk '$2 == "rte-worker-1" { print $1 }')
+			[ -n "$tid" ] && break
+			sleep 0.05
+		done
+		[ -n "$tid" ] && chrt -f -p 1 "$tid"
+	fi
+	wait "$pid"
+	rc=$?
 
 	us=$(sed -n 's/.*Average event timer arm latency = \([0-9.]*\) us.*/\1/p' \
 		"$log" | head -1)
