@@ -257,6 +257,14 @@ swtim_base_stats_reset(struct swtim_adapter *adapter)
 
 	for (i = 0; i < SWTIM_LANES_MAX; i++)
 		swtim_lane_stats_reset(&swtim_base_lane(base, i)->stats);
+	/*
+	 * Ticks count from now on: a service that has not run for a while
+	 * would otherwise count the ticks since its last run, before the
+	 * reset, as after it (DPDK's adapter_tick_resolution case saw 49 in
+	 * a second of 100 ms ticks).
+	 */
+	swtim_base_ticks_account(base,
+			swtim_base_tick_of(base, rte_get_timer_cycles()));
 	__atomic_store_n(&base->adapter_tick_count, 0, __ATOMIC_RELAXED);
 }
 

@@ -208,6 +208,17 @@ swtim_base_grain_after(const struct swtim_base *base, uint64_t now)
 }
 
 /**
+ * Count the ticks the adapter has moved through up to tick, once whoever
+ * sees them (the service's runs, a statistics reset). MT safe.
+ *
+ * @param base
+ *   The adapter's base.
+ * @param tick
+ *   swtim_base_tick_of() a time.
+ */
+void swtim_base_ticks_account(struct swtim_base *base, uint64_t tick);
+
+/**
  * Set the base up, in a driver's init, on the driver's zeroed adapter
  * struct that swtim_adapter_priv() gives (the base at its start).
  *
