@@ -54,12 +54,12 @@ while getopts "b:h" o; do
 	case "$o" in
 	b) build=$OPTARG ;;
 	h) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
+	*) echo "$0: see --help" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# != 1 ]; then
-	usage >&2
+	echo "$0: want one argument, the folder to create; see --help" >&2
 	exit 2
 fi
 out=$1
@@ -142,4 +142,17 @@ done
 	echo "fi"
 	echo "export SWTIM_BUNDLE_EAL"
 } > "$out/env.sh"
+
+# The packed programs start from the bundle, with its env.sh: a library
+# left out would otherwise show only on the target, as exit status 127.
+# shellcheck source=app/test-eventdev/tev_lib.sh
+. "$root/app/test-eventdev/tev_lib.sh"
+for p in "$out"/bin/*; do
+	# shellcheck disable=SC1091
+	why=$(. "$out/env.sh" && tev_bin_problem "$p")
+	if [ -n "$why" ]; then
+		echo "$0: the bundle's ${p#"$out"/} cannot run: $why" >&2
+		exit 1
+	fi
+done
 du -sh "$out"

@@ -17,6 +17,7 @@ SWTIM_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$SWTIM_ROOT/app/test-eventdev/tev_lib.sh"
 BUILD_RELEASE=$SWTIM_ROOT/build-release
 BUILD_ASAN=$SWTIM_ROOT/build-asan
+BUILD_DOCS=$SWTIM_ROOT/build-docs
 PREFIX=${SWTIM_PREFIX:-$SWTIM_ROOT/install}
 EXAMPLE_DIR=$SWTIM_ROOT/examples/arm_one
 EXAMPLE_BIN=$EXAMPLE_DIR/build/arm_one
@@ -33,6 +34,10 @@ BUILD_PACKAGES=(libdpdk-dev meson ninja-build pkg-config gcc libc6-dev make
 # listed so that a missing one is installed rather than a link failing).
 # shellcheck disable=SC2034
 SANITIZER_PACKAGES=(libasan8 libubsan1)
+# The API reference (doxygen, -Ddocs=true) and the figures of
+# doc/performance.md (gnuplot, doc/figures/make_figures.py).
+# shellcheck disable=SC2034
+DOC_PACKAGES=(doxygen gnuplot-nox)
 
 # Set by install_release.
 PC_DIR=
@@ -88,6 +93,56 @@ meson_setup() {
 	fi
 }
 
+# Hugepages for the multi-process tests (suite mp, test/test_mp.c):
+# DPDK's secondary processes share the primary's memory through them.
+# HUGEPAGES_MIN 2 MB pages free are enough for one primary at a time (the
+# suite runs them one after the other) with room for a parallel run.
+HUGEPAGES_MIN=512
+HUGEPAGES_DIR=/dev/hugepages
+
+# hugepages_setup: make sure HUGEPAGES_MIN hugepages are free and a
+# hugetlbfs is mounted, reserving and mounting them as root if not. Fails
+# saying why when that cannot be done: the mp suite would fail anyway.
+hugepages_setup() {
+	local free total sudo=
+
+	free=$(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo)
+	total=$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)
+	if [ "${free:-0}" -ge "$HUGEPAGES_MIN" ] &&
+	    grep -q ' hugetlbfs ' /proc/mounts; then
+		return 0
+	fi
+	if [ "$(id -u)" -ne 0 ]; then
+		if command -v sudo >/dev/null 2>&1; then
+			sudo=sudo
+		else
+			err "multi-process tests need $HUGEPAGES_MIN free" \
+				"hugepages and a hugetlbfs mount; run as root"
+			return 1
+		fi
+	fi
+	if [ "${free:-0}" -lt "$HUGEPAGES_MIN" ]; then
+		log "reserving $HUGEPAGES_MIN more hugepages"
+		echo $((total + HUGEPAGES_MIN - ${free:-0})) |
+			$sudo tee /proc/sys/vm/nr_hugepages >/dev/null ||
+			{ err "cannot reserve hugepages"; return 1; }
+	fi
+	if ! grep -q ' hugetlbfs ' /proc/mounts; then
+		log "mounting hugetlbfs on $HUGEPAGES_DIR"
+		if ! $sudo mkdir -p "$HUGEPAGES_DIR" ||
+		    ! $sudo mount -t hugetlbfs nodev "$HUGEPAGES_DIR"; then
+			err "cannot mount hugetlbfs on $HUGEPAGES_DIR"
+			return 1
+		fi
+	fi
+	free=$(awk '/^HugePages_Free:/ { print $2 }' /proc/meminfo)
+	if [ "${free:-0}" -lt "$HUGEPAGES_MIN" ]; then
+		err "only ${free:-0} hugepages free after reserving" \
+			"(want $HUGEPAGES_MIN): not enough memory?"
+		return 1
+	fi
+}
+
 # build_release: optimised build with warnings as errors, tests included,
 # installing under $PREFIX.
 build_release() {
@@ -107,6 +162,32 @@ build_asan() {
 		-Dtests=true -Dwheel_level_bits=8 \
 		-Db_sanitize=address,undefined -Db_lundef=false || return 1
 	ninja -C "$BUILD_ASAN" || return 1
+}
+
+# build_docs: the API reference alone (-Ddocs=true, no tests): doxygen
+# fails on any warning. Builds only the reference, not the library.
+build_docs() {
+	log "API reference in ${BUILD_DOCS#"$SWTIM_ROOT"/}"
+	meson_setup "$BUILD_DOCS" --buildtype=release -Dwerror=true \
+		-Dtests=false -Ddocs=true || return 1
+	ninja -C "$BUILD_DOCS" doc/api/api || return 1
+}
+
+# install_docs DESTDIR: install what build_docs made under DESTDIR
+# (meson's install tag doc: the reference only) and check that its
+# index page is there, under <datadir>/doc/swtim/api.
+install_docs() {
+	local index
+
+	rm -rf "$1"
+	DESTDIR=$1 meson install -C "$BUILD_DOCS" --tags doc --no-rebuild \
+		--quiet || return 1
+	index=$(find "$1" -path '*/doc/swtim/api/index.html' -print -quit)
+	if [ -z "$index" ]; then
+		err "no doc/swtim/api/index.html under $1 after meson install"
+		return 1
+	fi
+	log "API reference installed: ${index#"$1"}"
 }
 
 # install_release: install the release build into a fresh $PREFIX and set
@@ -140,6 +221,22 @@ install_release() {
 		err "libswtim.pc names libdir $LIB_DIR, which has no libswtim.so"
 		return 1
 	fi
+	check_installed_programs
+}
+
+# check_installed_programs: every program installed under $PREFIX/bin
+# starts without LD_LIBRARY_PATH (its run path finds libswtim): its
+# --help exits 0.
+check_installed_programs() {
+	local p out
+
+	for p in "$PREFIX"/bin/*; do
+		if ! out=$(env -u LD_LIBRARY_PATH "$p" --help 2>&1 >/dev/null); then
+			err "installed ${p#"$PREFIX"/} does not start without" \
+				"LD_LIBRARY_PATH: ${out:-(no message)}"
+			return 1
+		fi
+	done
 }
 
 # build_example: build examples/arm_one against the installed library, the
@@ -170,7 +267,7 @@ default_eal_args() {
 # run_example [APP_OPTION...]: run the example built by build_example with
 # the library installed by install_release.
 run_example() {
-	local eal=() rc=0
+	local eal=() rc=0 why
 
 	if [ -n "${SWTIM_EAL_ARGS:-}" ]; then
 		read -r -a eal <<<"$SWTIM_EAL_ARGS"
@@ -180,6 +277,12 @@ run_example() {
 			err "cannot work out EAL arguments"
 			return 1
 		fi
+	fi
+	why=$(LD_LIBRARY_PATH="$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		tev_bin_problem "$EXAMPLE_BIN")
+	if [ -n "$why" ]; then
+		err "cannot run ${EXAMPLE_BIN#"$SWTIM_ROOT"/}: $why"
+		return 1
 	fi
 	log "running: LD_LIBRARY_PATH=$LIB_DIR ${EXAMPLE_BIN#"$SWTIM_ROOT"/} ${eal[*]} -- $*"
 	LD_LIBRARY_PATH="$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
@@ -193,13 +296,26 @@ run_example() {
 	return "$rc"
 }
 
+# example_bad_option: the example refuses a bad option with the one line
+# that says why and a pointer to --help, not its usage text
+# (test/check_bad_option.py).
+example_bad_option() {
+	local eal=()
+
+	mapfile -t eal < <(default_eal_args)
+	log "running the example with a bad option (--ticks 0)"
+	LD_LIBRARY_PATH="$LIB_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+		python3 "$SWTIM_ROOT/test/check_bad_option.py" --expect-rc 1 \
+		--names=--ticks -- "$EXAMPLE_BIN" "${eal[@]}" -- --ticks 0
+}
+
 # run_benchmark [COMPARE_OPTION...]: the side-by-side benchmark of swtim and
 # DPDK's own adapter with the installed swtim-test-eventdev, in its quick
 # form (one round, small timer counts: well under a minute on 2 CPUs).
 run_benchmark() {
 	local bin="$PREFIX/bin/swtim-test-eventdev"
 
-	if [ ! -x "$bin" ]; then
+	if [ ! -e "$bin" ]; then
 		err "no $bin: install_release has not run"
 		return 1
 	fi

@@ -5,11 +5,17 @@
 # Build and test swtim. Run from anywhere, as root on a fresh Debian 12
 # machine (missing packages are installed with apt):
 #
-#   1. release build with -Dwerror=true and every meson test suite;
+#   1. release build with -Dwerror=true and every meson test suite (the
+#      multi-process suite, mp, on hugepages that hugepages_setup in
+#      scripts/lib.sh reserves);
 #   2. ASan+UBSan debug build with -Dwerror=true and every meson test suite;
-#   3. install the release build, build examples/arm_one against the
-#      installed library and run it;
-#   4. pack the benchmark bundle (scripts/bundle.sh) and run from it.
+#   3. install the release build (its programs must start without
+#      LD_LIBRARY_PATH), build examples/arm_one against the installed
+#      library and run it, and once with a bad option;
+#   4. pack the benchmark bundle (scripts/bundle.sh) and run from it;
+#   5. build the API reference (-Ddocs=true: a doxygen warning fails it)
+#      and install it; draw the figures of doc/performance.md again from
+#      their committed reports.
 #
 # Keeps going after a failure, exits non-zero if anything failed, and
 # prints as its very last line "N passed, M failed": meson's OK and
@@ -89,7 +95,8 @@ sanitizer_tests() {
 example_test() {
 	log "example against the installed library"
 	# shellcheck disable=SC2119
-	if install_release && build_example && run_example; then
+	if install_release && build_example && run_example &&
+	    example_bad_option; then
 		pass 1
 	else
 		err "example test failed"
@@ -101,12 +108,17 @@ example_test() {
 # bundle_run DIR: in a subshell with DIR/env.sh sourced, a short run of
 # the bundle's swtim-test-eventdev on the first two CPUs we may use.
 bundle_run() {
-	local c0 c1
+	local c0 c1 why
 
 	read -r c0 c1 < <(tev_cpus)
 	(
 		# shellcheck disable=SC1091
 		. "$1/env.sh" || exit 1
+		why=$(tev_bin_problem "$1/bin/swtim-test-eventdev")
+		if [ -n "$why" ]; then
+			err "cannot run the bundle's swtim-test-eventdev: $why"
+			exit 1
+		fi
 		# shellcheck disable=SC2086
 		timeout -k 10 60 "$1/bin/swtim-test-eventdev" --no-huge -m 512 \
 			--no-shconf --no-pci $SWTIM_BUNDLE_EAL \
@@ -135,18 +147,42 @@ bundle_test() {
 	fi
 }
 
+# docs_test: the API reference, built (any doxygen warning fails it) and
+# installed; and the figures of doc/performance.md drawn again from their
+# committed reports (doc/figures/make_figures.py, gnuplot), into
+# build-docs/figures: every figure there must come out.
+docs_test() {
+	if build_docs && install_docs "$BUILD_DOCS/destdir"; then
+		pass 1
+	else
+		err "API reference test failed"
+		fail 1
+	fi
+	log "figures of doc/performance.md from doc/figures/data"
+	if python3 "$SWTIM_ROOT/doc/figures/make_figures.py" \
+			--out "$BUILD_DOCS/figures"; then
+		pass 1
+	else
+		err "figures test failed"
+		fail 1
+	fi
+}
+
 main() {
 	cd "$SWTIM_ROOT" || exit 1
 	if ! ensure_packages "${BUILD_PACKAGES[@]}" \
-			"${SANITIZER_PACKAGES[@]}"; then
+			"${SANITIZER_PACKAGES[@]}" "${DOC_PACKAGES[@]}"; then
 		echo "0 passed, 1 failed"
 		exit 1
 	fi
 
+	# The mp suite fails, saying why, without them: go on either way.
+	hugepages_setup || true
 	release_tests
 	sanitizer_tests
 	example_test
 	bundle_test
+	docs_test
 
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]

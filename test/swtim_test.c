@@ -7,7 +7,9 @@
 #endif
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
 #include <libgen.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -706,6 +708,55 @@ swt_run(const struct swt_case *cases, unsigned int nb)
 	printf("%u passed, %u failed\n", passed, failed);
 	fflush(stdout);
 	return failed == 0 ? 0 : 1;
+}
+
+int
+swt_hugepages_check(unsigned int mb, char *dir, size_t len)
+{
+	char line[512], dev[128], mnt[PATH_MAX], type[64];
+	unsigned long free_pages = 0, page_kb = 0;
+	FILE *f;
+
+	dir[0] = '\0';
+	f = fopen("/proc/mounts", "r");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "%127s %4095s %63s", dev, mnt, type) == 3 &&
+		    strcmp(type, "hugetlbfs") == 0 && dir[0] == '\0')
+			snprintf(dir, len, "%s", mnt);
+	if (f != NULL)
+		fclose(f);
+	f = fopen("/proc/meminfo", "r");
+	while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+		sscanf(line, "HugePages_Free: %lu", &free_pages);
+		sscanf(line, "Hugepagesize: %lu kB", &page_kb);
+	}
+	if (f != NULL)
+		fclose(f);
+	if (dir[0] != '\0' && page_kb != 0 &&
+	    free_pages * page_kb >= mb * 1024ul)
+		return 0;
+	fprintf(stderr, "FAIL: multi-process needs hugepages: %s, %lu free "
+		"of %lu kB (want %u MB); as root: echo 512 > "
+		"/proc/sys/vm/nr_hugepages; mkdir -p /dev/hugepages; mount -t "
+		"hugetlbfs nodev /dev/hugepages (scripts/lib.sh: "
+		"hugepages_setup)\n", dir[0] != '\0' ? dir :
+		"no hugetlbfs mount", free_pages, page_kb, mb);
+	return -1;
+}
+
+void
+swt_hugepages_release(const char *dir, const char *prefix)
+{
+	char pattern[PATH_MAX + 80];
+	glob_t g;
+	size_t i;
+
+	snprintf(pattern, sizeof(pattern), "%s/%smap_*", dir, prefix);
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return;
+	for (i = 0; i < g.gl_pathc; i++)
+		unlink(g.gl_pathv[i]);
+	globfree(&g);
 }
 
 /* Leave no empty runtime directory per test run behind. */

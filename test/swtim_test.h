@@ -31,6 +31,7 @@
 
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -344,5 +345,44 @@ swt_rand_range(uint64_t *state, uint64_t lo, uint64_t hi)
 {
 	return lo + swt_rand(state) % (hi - lo + 1);
 }
+
+/* ---- multi-process: hugepages ---- */
+
+/**
+ * EAL argument for a primary process whose secondaries must map its
+ * memory at the same addresses: DPDK otherwise puts it where the kernel
+ * places mappings, near the top of the address space, where a
+ * secondary's own libraries (and ASan's allocator) may already be, and
+ * the secondary's EAL init fails ("Cannot get a virtual area at
+ * requested address"). 48 TB is above ASan's shadow memory and far below
+ * where mmap() and the program are put.
+ */
+#define SWT_MP_BASE_VIRTADDR "--base-virtaddr=0x300000000000"
+
+/**
+ * Find a hugetlbfs mount and mb MB of free hugepages, or print why not
+ * (a FAIL line saying how to get them).
+ *
+ * @param mb
+ *   Megabytes of hugepages wanted free.
+ * @param[out] dir
+ *   The mount point.
+ * @param len
+ *   Size of dir.
+ * @return
+ *   0, or -1 (printed).
+ */
+int swt_hugepages_check(unsigned int mb, char *dir, size_t len);
+
+/**
+ * Remove the hugepage files a group of processes left: they outlive the
+ * processes and keep their pages from everyone else.
+ *
+ * @param dir
+ *   The hugetlbfs mount the group used.
+ * @param prefix
+ *   The group's --file-prefix.
+ */
+void swt_hugepages_release(const char *dir, const char *prefix);
 
 #endif /* SWTIM_TEST_H */

@@ -294,9 +294,14 @@ create_bad_option_value(void)
 
 	for (i = 0; i < RTE_DIM(bad); i++) {
 		snprintf(arg, sizeof(arg), SWTIM_IDLE_ARG "=%s", bad[i]);
+		SWT_ASSERT_OK(swt_log_capture());
 		SWT_ASSERT_NULL_ERRNO(swtim_adapter_create_with_driver(&c,
 				      swt_port_cb, swt_port_arg(APP_PORT),
 				      swt_driver, arg), EINVAL);
+		/* The log says which option, its value and why. */
+		snprintf(arg, sizeof(arg), SWTIM_IDLE_ARG "=\"%s\": not a"
+			 " whole number", bad[i]);
+		SWT_ASSERT(swt_log_captured(arg), "no log line says %s", arg);
 	}
 	/* A bare key, and a key twice: refused, the option named. */
 	SWT_ASSERT_OK(swt_log_capture());
@@ -319,7 +324,9 @@ create_bad_option_value(void)
 					     swt_port_arg(APP_PORT),
 					     swt_driver, arg);
 	err = rte_errno;
-	SWT_ASSERT(swt_log_captured(SWTIM_IDLE_ARG), "no log line names it");
+	snprintf(arg, sizeof(arg), SWTIM_IDLE_ARG "=\"%u\": above %u us",
+		 SWTIM_IDLE_MAX_SLEEP_US + 1, SWTIM_IDLE_MAX_SLEEP_US);
+	SWT_ASSERT(swt_log_captured(arg), "no log line says %s", arg);
 	SWT_ASSERT(a == NULL && err == EINVAL, "%p/%s", a, rte_strerror(err));
 	SWT_ASSERT_NULL_ERRNO(swtim_adapter_lookup(ID), ENOENT);
 

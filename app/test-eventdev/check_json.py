@@ -90,6 +90,12 @@ def check_report(path):
     expect(late["p50"] <= late["p99"] <= late["max"] + 1e-9,
            "lateness percentiles out of order")
     expect(r["lateness_min_us"] >= 0, "negative lateness")
+    lows = [b[0] for b in late["buckets"]]
+    expect(sum(b[1] for b in late["buckets"]) == late["count"],
+           "lateness buckets hold %d samples, count says %d"
+           % (sum(b[1] for b in late["buckets"]), late["count"]))
+    expect(lows == sorted(set(lows)) and all(b[1] > 0 for b in late["buckets"]),
+           "lateness buckets not ascending, or one empty")
 
     stats = r["adapter_stats"]
     expect(len(stats) == cfg["nb_timer_adptrs"], "adapter stats count")

@@ -456,9 +456,31 @@ print_text(const struct evt_test *t, const struct evt_run *r,
 	       f->pass ? "" : ": ", f->why);
 }
 
+/* The histogram's buckets that hold samples, each [smallest value, count],
+ * for plots of the whole distribution. */
+static void
+json_hist_buckets(struct json_writer *j, const struct latency_hist *h,
+		  double scale)
+{
+	uint64_t low, width;
+	unsigned int i;
+
+	json_array_begin(j, "buckets");
+	for (i = 0; i < LATENCY_HIST_BUCKETS; i++) {
+		if (h->bucket[i] == 0)
+			continue;
+		latency_hist_bucket_range(i, &low, &width);
+		json_array_begin(j, NULL);
+		json_double(j, NULL, (double)low * scale);
+		json_u64(j, NULL, h->bucket[i]);
+		json_array_end(j);
+	}
+	json_array_end(j);
+}
+
 static void
 json_hist(struct json_writer *j, const char *key, const struct latency_hist *h,
-	  double scale)
+	  double scale, bool with_buckets)
 {
 	json_object_begin(j, key);
 	json_u64(j, "count", h->count);
@@ -469,6 +491,8 @@ json_hist(struct json_writer *j, const char *key, const struct latency_hist *h,
 	json_double(j, "p999", (double)latency_hist_quantile(h, 0.999) *
 		    scale);
 	json_double(j, "max", (double)(h->count ? h->max : 0) * scale);
+	if (with_buckets)
+		json_hist_buckets(j, h, scale);
 	json_object_end(j);
 }
 
@@ -545,13 +569,13 @@ write_json(const struct evt_test *t, const struct evt_run *r,
 			    (double)p->armed : 0);
 		json_double(j, "short_call_s", (double)p->short_cycles /
 			    (double)t->hz);
-		json_hist(j, "arm_latency_ns", &p->arm_hist, 1.0);
+		json_hist(j, "arm_latency_ns", &p->arm_hist, 1.0, false);
 		json_i64(j, "error", p->error);
 		json_cpu(j, &r->pcpu[i], t->hz);
 		json_object_end(j);
 	}
 	json_array_end(j);
-	json_hist(j, "arm_latency_ns", &f->arm, 1.0);
+	json_hist(j, "arm_latency_ns", &f->arm, 1.0, false);
 
 	json_object_begin(j, "throughput");
 	json_bool(j, "steady", f->steady);
@@ -582,7 +606,7 @@ write_json(const struct evt_test *t, const struct evt_run *r,
 	json_array_end(j);
 	json_object_end(j);
 
-	json_hist(j, "lateness_us", &f->late, 1e-3);
+	json_hist(j, "lateness_us", &f->late, 1e-3, true);
 	json_double(j, "lateness_min_us", (double)f->min_late_cycles *
 		    t->ns_per_cycle / 1000.0);
 	if (opt->fwd_latency)

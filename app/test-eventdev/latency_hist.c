@@ -28,9 +28,8 @@ latency_hist_merge(struct latency_hist *dst, const struct latency_hist *src)
 	dst->max = RTE_MAX(dst->max, src->max);
 }
 
-/* Smallest value of bucket i, and its width. */
-static void
-bucket_range(unsigned int i, uint64_t *low, uint64_t *width)
+void
+latency_hist_bucket_range(unsigned int i, uint64_t *low, uint64_t *width)
 {
 	unsigned int octave, sub;
 
@@ -69,7 +68,7 @@ latency_hist_quantile(const struct latency_hist *h, double q)
 		if (seen >= rank)
 			break;
 	}
-	bucket_range(i, &low, &width);
+	latency_hist_bucket_range(i, &low, &width);
 	v = low + width / 2;
 	return RTE_MAX(RTE_MIN(v, h->max), h->min);
 }

@@ -69,5 +69,8 @@ void latency_hist_merge(struct latency_hist *dst, const struct latency_hist *src
 /* Value at quantile q (0..1): the middle of its bucket, within min..max. */
 uint64_t latency_hist_quantile(const struct latency_hist *h, double q);
 double latency_hist_mean(const struct latency_hist *h);
+/* Smallest value of bucket i (0 .. LATENCY_HIST_BUCKETS - 1), and how
+ * many values it holds. */
+void latency_hist_bucket_range(unsigned int i, uint64_t *low, uint64_t *width);
 
 #endif /* LATENCY_HIST_H */

@@ -444,6 +444,14 @@ split_args(int argc, char **argv, int *eal_argc, int *app_argc,
 	*app_argc = 1;
 	for (i = sep + 1; i < argc; i++)
 		a[(*app_argc)++] = argv[i];
+	/* Without "--", --help asks for this application's help (which
+	 * says where EAL's arguments go), not for EAL's. */
+	for (i = 1; i < sep && sep == argc; i++) {
+		if (strcmp(argv[i], "--help") == 0) {
+			a[(*app_argc)++] = argv[i];
+			break;
+		}
+	}
 	*eal_argc = sep;
 	*app_argv = a;
 	return 0;

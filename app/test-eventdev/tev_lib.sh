@@ -45,17 +45,49 @@ tev_find_bin() {
 	done
 }
 
+# tev_bin_problem PROGRAM: print why PROGRAM cannot run, or nothing when
+# it can: no such file, not an executable file, or what it printed when
+# its --help failed (the loader's words for a missing library, with the
+# libraries ldd cannot find). For every script that runs a program, so
+# that a run that cannot start says why rather than only its exit status.
+tev_bin_problem() {
+	local out missing
+
+	if [ ! -e "$1" ]; then
+		echo "no such file"
+	elif [ ! -f "$1" ] || [ ! -x "$1" ]; then
+		echo "not an executable file"
+	elif ! out=$("$1" -- --help 2>&1 >/dev/null); then
+		echo "its --help fails: $(echo "${out:-no message}" | head -3)"
+		missing=$(ldd "$1" 2>/dev/null |
+			awk '/not found/ { printf "%s ", $1 }')
+		if [ -n "$missing" ]; then
+			echo "  libraries not found: $missing(point" \
+				"LD_LIBRARY_PATH at their folder, or install" \
+				"with meson, which sets a run path)"
+		fi
+	fi
+}
+
 # tev_prepare NAME TIMEOUT: check the options every script has and fill
 # in their defaults: tev_timeout, TIMEOUT seconds; bin, the newest
-# build's (exit 2 if there is none); out, a new /tmp/swtim-NAME.*
-# (created either way).
+# build's (exit 2 if there is none, or if it cannot start, saying why);
+# out, a new /tmp/swtim-NAME.* (created either way).
 tev_timeout=""
 tev_prepare() {
+	local why
+
 	[ -n "$tev_timeout" ] || tev_timeout=$2
 	tev_need_number --timeout "$tev_timeout"
 	[ -n "$bin" ] || bin=$(tev_find_bin)
-	if [ -z "$bin" ] || [ ! -x "$bin" ]; then
-		echo "$0: no swtim-test-eventdev found; build it or give --bin" >&2
+	if [ -z "$bin" ]; then
+		echo "$0: no swtim-test-eventdev under build*/; build it or" \
+			"give --bin" >&2
+		exit 2
+	fi
+	why=$(tev_bin_problem "$bin")
+	if [ -n "$why" ]; then
+		echo "$0: cannot run $bin: $why" >&2
 		exit 2
 	fi
 	[ -n "$out" ] || out=$(mktemp -d "/tmp/swtim-$1.XXXXXX") || exit 1
@@ -184,7 +216,7 @@ EOF
 # tev_option OPTION [VALUE]: take OPTION if every script has it: -b,
 # --eal, -o or --timeout into bin, eal, out or tev_timeout (those take a
 # value: shift it too), -h (the script's usage, exit 0); else exit 2 with
-# a message and the usage.
+# a message pointing to --help.
 # eal is read by the script only.
 # shellcheck disable=SC2034
 tev_option() {
@@ -194,7 +226,7 @@ tev_option() {
 	-o|--out) tev_need_value "$1" $#; out=$2 ;;
 	--timeout) tev_need_value "$1" $#; tev_timeout=$2 ;;
 	-h|--help) usage; exit 0 ;;
-	*) echo "$0: unknown option '$1'" >&2; usage >&2; exit 2 ;;
+	*) echo "$0: unknown option '$1'; see --help" >&2; exit 2 ;;
 	esac
 }
 

@@ -574,7 +574,13 @@ main(int argc, char **argv)
 
 	/* getopt_long reports errors with argv[0]: keep the program name. */
 	argv[0] = (char *)(uintptr_t)APP;
-	rc = parse_args(argc, argv, &opt) < 0 ? EXIT_ERROR : arm_one(&opt);
+	if (parse_args(argc, argv, &opt) < 0) {
+		/* What was wrong is said above; the options are in --help. */
+		fprintf(stderr, APP ": see --help\n");
+		rc = EXIT_ERROR;
+	} else {
+		rc = arm_one(&opt);
+	}
 
 	ret = rte_eal_cleanup();
 	if (ret < 0) {

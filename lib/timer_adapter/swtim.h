@@ -32,6 +32,47 @@
  * cancel, remaining ticks) may be called concurrently from any EAL lcore
  * and from non-EAL threads, and a timer may be cancelled from another
  * thread than the one that armed it.
+ *
+ * Multi-process: adapters live in DPDK shared memory (a memzone for the
+ * table, rte_malloc for the drivers' data), so in a secondary process
+ * swtim_adapter_lookup() returns the adapter the primary created, and
+ * swtim_arm_burst(), swtim_arm_tmo_tick_burst(), swtim_cancel_burst(),
+ * swtim_remaining_ticks_get(), swtim_adapter_get_info(),
+ * swtim_adapter_stats_get() and swtim_adapter_service_id_get() work
+ * there with the same contract. No extra call is needed (the skiplist
+ * driver attaches librte_timer's shared lists itself at lookup).
+ * - The service runs where it is mapped to a service lcore, normally
+ *   the primary: it is registered in the primary's librte_service when
+ *   the primary creates the adapter, and delivers every process's
+ *   expiries.
+ * - Only the primary creates, adds ports to, starts, stops and frees
+ *   adapters: in a secondary these calls are refused with rte_errno
+ *   E_RTE_SECONDARY (create returns NULL, the others -E_RTE_SECONDARY)
+ *   and a log line.
+ * - Each process arms from its own lcores: secondaries are started with
+ *   lcore ids the primary does not use (DPDK's rule; for example primary
+ *   --lcores '0@0,1@1', secondary --proc-type=secondary with the
+ *   primary's --file-prefix and --lcores '4@(0-1)'). Each lcore id has a
+ *   timer store of its own; non-EAL threads of every process share one,
+ *   under a lock in shared memory.
+ * - Event timers armed from a secondary must be in memory the primary
+ *   can write (rte_malloc, rte_mempool, a memzone): the service writes
+ *   their state when they expire. A secondary's arms refuse a timer
+ *   outside DPDK's memory (its own heap, stack or static memory) with
+ *   EINVAL and a log line; memory that DPDK maps but the primary does
+ *   not share cannot be told apart.
+ * - A secondary that exits, or is killed (even with SIGKILL) between
+ *   two calls, loses nothing it armed: its timers are delivered and its
+ *   cancels hold (the timers' memory stays allocated in the shared
+ *   heap). A secondary killed inside an arm or cancel call may leave a
+ *   lock or a ring position of the adapter held for good (its lcore's
+ *   timer store, a librte_timer list, a free-object ring), which can
+ *   stall the service and other producers: applications stop a
+ *   secondary's producers (a flag its lcores poll between calls) before
+ *   they kill it.
+ * - Every process must run the same swtim build: lookup compares the
+ *   adapter's driver with this process's and refuses (ENOTSUP, logged)
+ *   a mismatch.
  */
 
 #include <stdint.h>
@@ -103,6 +144,7 @@ struct swtim_adapter;
  *     RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES, or so long (centuries) that
  *     it does not fit in 64 bits of timer cycles;
  *   - ENOMEM: out of memory;
+ *   - E_RTE_SECONDARY: called in a secondary process;
  *   - any error of the event device port setup.
  *   A refused create leaves nothing behind.
  */
@@ -180,7 +222,8 @@ swtim_adapter_get_info(const struct swtim_adapter *adapter,
  *   - 0: started;
  *   - -EINVAL: NULL or bad adapter;
  *   - -EALREADY: already started;
- *   - -ENOENT: the adapter's service is mapped to no service lcore.
+ *   - -ENOENT: the adapter's service is mapped to no service lcore;
+ *   - -E_RTE_SECONDARY: called in a secondary process.
  *   Unlike DPDK's software adapter, several mapped service lcores are
  *   allowed.
  */
@@ -198,7 +241,8 @@ swtim_adapter_start(const struct swtim_adapter *adapter);
  * @param adapter
  *   The adapter.
  * @return
- *   0 (also when not started), or -EINVAL for a NULL/bad adapter.
+ *   0 (also when not started), -EINVAL for a NULL/bad adapter,
+ *   -E_RTE_SECONDARY in a secondary process.
  */
 int
 swtim_adapter_stop(const struct swtim_adapter *adapter);
@@ -206,11 +250,17 @@ swtim_adapter_stop(const struct swtim_adapter *adapter);
 /**
  * Look up an adapter by id.
  *
+ * In a secondary process: the adapter the primary created, usable there
+ * for the fast path, info, statistics and the service id (see the
+ * file's Multi-process notes); the same pointer in every process.
+ *
  * @param adapter_id
  *   The id given in the configuration at create.
  * @return
- *   The adapter, or NULL with rte_errno EINVAL (id out of range) or ENOENT
- *   (no adapter with this id).
+ *   The adapter, or NULL with rte_errno EINVAL (id out of range), ENOENT
+ *   (no adapter with this id), or, in a secondary, ENOTSUP (the primary
+ *   runs another swtim build) or a driver's error setting the adapter up
+ *   in this process (logged).
  */
 struct swtim_adapter *
 swtim_adapter_lookup(uint16_t adapter_id);
@@ -230,7 +280,8 @@ swtim_adapter_lookup(uint16_t adapter_id);
  * @param adapter
  *   The adapter.
  * @return
- *   0, -EINVAL for a NULL/bad adapter, -EBUSY while started.
+ *   0, -EINVAL for a NULL/bad adapter, -EBUSY while started,
+ *   -E_RTE_SECONDARY in a secondary process.
  */
 int
 swtim_adapter_free(struct swtim_adapter *adapter);
@@ -297,7 +348,8 @@ swtim_adapter_stats_reset(struct swtim_adapter *adapter);
  *   type, or ev.queue_id names a queue the device does not have (state
  *   set to RTE_EVENT_TIMER_ERROR); timeout_ticks of 0 (state
  *   RTE_EVENT_TIMER_ERROR_TOOEARLY); timeout above max_tmo_ns (state
- *   RTE_EVENT_TIMER_ERROR_TOOLATE);
+ *   RTE_EVENT_TIMER_ERROR_TOOLATE); in a secondary process, a timer
+ *   outside DPDK's memory (state untouched);
  * - ENOSPC: nb_timers timers are already armed.
  * Armed timers are in state RTE_EVENT_TIMER_ARMED.
  *
@@ -306,7 +358,8 @@ swtim_adapter_stats_reset(struct swtim_adapter *adapter);
  * @param adapter
  *   The adapter.
  * @param evtims
- *   The timers. Each must stay valid while it is armed.
+ *   The timers. Each must stay valid while it is armed; from a secondary
+ *   process, in memory the primary can write (rte_malloc, a mempool).
  * @param nb_evtims
  *   Number of timers.
  * @return
@@ -443,7 +496,8 @@ swtim_adapter_next_deadline(const struct swtim_adapter *adapter,
  *   - -EINVAL: NULL or bad adapter, or no such port on the device;
  *   - -EBUSY: the adapter has been started;
  *   - -EEXIST: the adapter uses that port already;
- *   - -ENOSPC: the adapter has SWTIM_ADAPTER_PORTS_MAX ports.
+ *   - -ENOSPC: the adapter has SWTIM_ADAPTER_PORTS_MAX ports;
+ *   - -E_RTE_SECONDARY: called in a secondary process.
  */
 int
 swtim_adapter_port_add(struct swtim_adapter *adapter, uint8_t event_port_id);

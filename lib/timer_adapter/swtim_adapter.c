@@ -7,28 +7,91 @@
  * its argument checks, start/stop, free, lookup, info and stats. Every
  * call here takes swtim_adapters_lock; the fast path (swtim_fastpath.c)
  * never does.
+ *
+ * Multi-process: the table is a memzone, so a secondary process finds
+ * the primary's adapters at the addresses the primary has them at, and
+ * the drivers keep their data in rte_malloc memory. Only the primary
+ * changes what exists (create, port_add, start, stop, free): the service
+ * is registered in the primary's librte_service, the event device is
+ * configured there, and this process-local lock serialises them.
  */
 
 #include <errno.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_eventdev.h>
 #include <rte_kvargs.h>
+#include <rte_memzone.h>
 #include <rte_service.h>
+#include <rte_string_fns.h>
 
 #include "swtim.h"
 #include "swtim_adapter_pvt.h"
 #include "swtim_log.h"
 
-struct swtim_adapter swtim_adapters[SWTIM_ADAPTER_NUM_MAX];
+struct swtim_adapter *swtim_adapters;
 
 /*
  * Recursive because a port callback given to create may itself call into
  * swtim (lookup, say) while create holds the lock.
  */
 pthread_mutex_t swtim_adapters_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+struct swtim_adapter *
+swtim_adapters_attach(void)
+{
+	const size_t size = SWTIM_ADAPTER_NUM_MAX * sizeof(swtim_adapters[0]);
+	const struct rte_memzone *mz;
+	struct swtim_adapter *table;
+
+	table = __atomic_load_n(&swtim_adapters, __ATOMIC_ACQUIRE);
+	if (likely(table != NULL))
+		return table;
+	pthread_mutex_lock(&swtim_adapters_lock);
+	mz = rte_memzone_lookup(SWTIM_ADAPTERS_MZ_NAME);
+	if (mz == NULL && rte_eal_process_type() == RTE_PROC_SECONDARY) {
+		/* Asking is how one finds out: not an error. */
+		SWTIM_LOG(DEBUG, "the primary process has no adapter table");
+		rte_errno = ENOENT;
+		goto unlock;
+	}
+	if (mz == NULL) {
+		mz = rte_memzone_reserve_aligned(SWTIM_ADAPTERS_MZ_NAME, size,
+						 SOCKET_ID_ANY, 0,
+						 RTE_CACHE_LINE_SIZE);
+		if (mz == NULL) {
+			SWTIM_LOG(ERR, "no memory for the adapter table: %s",
+				  rte_strerror(rte_errno));
+			rte_errno = ENOMEM;
+			goto unlock;
+		}
+		memset(mz->addr, 0, size);
+	}
+	__atomic_store_n(&swtim_adapters, (struct swtim_adapter *)mz->addr,
+			 __ATOMIC_RELEASE);
+unlock:
+	pthread_mutex_unlock(&swtim_adapters_lock);
+	return swtim_adapters;
+}
+
+/*
+ * Whether this process may make call, which changes what exists: only the
+ * primary may. If not, log it and set rte_errno to E_RTE_SECONDARY.
+ */
+static bool
+swtim_primary_only(const char *call)
+{
+	if (rte_eal_process_type() != RTE_PROC_SECONDARY)
+		return true;
+	SWTIM_LOG(ERR, "%s: refused in a secondary process (only the primary"
+		  " creates, starts, stops and frees adapters)", call);
+	rte_errno = E_RTE_SECONDARY;
+	return false;
+}
 
 #define SWTIM_KNOWN_FLAGS (RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES | \
 			   RTE_EVENT_TIMER_ADAPTER_F_SP_PUT | \
@@ -195,10 +258,16 @@ swtim_adapter_create_with_driver(
 	uint8_t port_id = 0;
 	int ret;
 
+	if (!swtim_primary_only("create"))
+		return NULL;
 	ret = swtim_conf_check(conf);
 	if (ret != 0)
 		goto fail;
 	c = *conf;
+	if (swtim_adapters_attach() == NULL) {
+		ret = -rte_errno;
+		goto fail;
+	}
 
 	if (driver == NULL)
 		driver = SWTIM_DEFAULT_DRIVER;
@@ -232,8 +301,8 @@ swtim_adapter_create_with_driver(
 	memset(adapter, 0, sizeof(*adapter));
 	adapter->id = c.timer_adapter_id;
 	adapter->port_from_table = conf_cb == NULL;
-	adapter->drv = drv;
-	adapter->ops = drv->ops;
+	adapter->drv_index = drv->index;
+	strlcpy(adapter->drv_name, drv->name, sizeof(adapter->drv_name));
 	adapter->params.conf = c;
 	adapter->params.tick_cycles = swtim_ns_to_cycles_ceil(c.timer_tick_ns);
 	adapter->params.max_tmo_ticks = c.max_tmo_ns / c.timer_tick_ns;
@@ -341,6 +410,8 @@ swtim_adapter_port_add(struct swtim_adapter *adapter, uint8_t event_port_id)
 	unsigned int i;
 	int ret = 0;
 
+	if (!swtim_primary_only("port_add"))
+		return -E_RTE_SECONDARY;
 	if (!swtim_adapter_lock(adapter, "port_add"))
 		return -EINVAL;
 	p = &adapter->params;
@@ -394,7 +465,7 @@ swtim_adapter_get_info(const struct swtim_adapter *adapter,
 	adapter_info->min_resolution_ns = adapter->params.conf.timer_tick_ns;
 	adapter_info->max_tmo_ns = adapter->params.conf.max_tmo_ns;
 	adapter_info->conf = adapter->params.conf;
-	adapter_info->caps = adapter->drv->caps;
+	adapter_info->caps = swtim_adapter_driver(adapter)->caps;
 	adapter_info->event_dev_port_id = adapter->params.event_port_id;
 	return 0;
 }
@@ -421,6 +492,8 @@ swtim_adapter_start(const struct swtim_adapter *cadapter)
 	uint32_t service_id;
 	int ret;
 
+	if (!swtim_primary_only("start"))
+		return -E_RTE_SECONDARY;
 	if (!swtim_adapter_lock(adapter, "start"))
 		return -EINVAL;
 	if (adapter->started) {
@@ -428,8 +501,9 @@ swtim_adapter_start(const struct swtim_adapter *cadapter)
 		ret = -EALREADY;
 		goto out;
 	}
-	if (adapter->ops->service_id_get != NULL &&
-	    adapter->ops->service_id_get(adapter, &service_id) == 0 &&
+	if (swtim_adapter_ops(adapter)->service_id_get != NULL &&
+	    swtim_adapter_ops(adapter)->service_id_get(adapter,
+						       &service_id) == 0 &&
 	    swtim_service_mapped_lcores(service_id) == 0) {
 		SWTIM_LOG(ERR, "adapter %u: service %u is mapped to no "
 			  "service lcore", adapter->id, service_id);
@@ -437,7 +511,7 @@ swtim_adapter_start(const struct swtim_adapter *cadapter)
 		goto out;
 	}
 	swtim_adapter_sched_types_cache(adapter);
-	ret = adapter->ops->start(adapter);
+	ret = swtim_adapter_ops(adapter)->start(adapter);
 	if (ret == 0) {
 		adapter->started = true;
 		adapter->ever_started = true;
@@ -453,10 +527,12 @@ swtim_adapter_stop(const struct swtim_adapter *cadapter)
 	struct swtim_adapter *adapter = (struct swtim_adapter *)(uintptr_t)cadapter;
 	int ret = 0;
 
+	if (!swtim_primary_only("stop"))
+		return -E_RTE_SECONDARY;
 	if (!swtim_adapter_lock(adapter, "stop"))
 		return -EINVAL;
 	if (adapter->started) {
-		ret = adapter->ops->stop(adapter);
+		ret = swtim_adapter_ops(adapter)->stop(adapter);
 		if (ret == 0)
 			adapter->started = false;
 	}
@@ -475,6 +551,8 @@ swtim_adapter_lookup(uint16_t adapter_id)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	if (swtim_adapters_attach() == NULL)
+		return NULL;
 	adapter = &swtim_adapters[adapter_id];
 	if (!swtim_adapter_is_valid(adapter)) {
 		/* Asking is how one finds out: not an error. */
@@ -482,6 +560,9 @@ swtim_adapter_lookup(uint16_t adapter_id)
 		rte_errno = ENOENT;
 		return NULL;
 	}
+	if (rte_eal_process_type() == RTE_PROC_SECONDARY &&
+	    swtim_adapter_secondary_attach(adapter) != 0)
+		return NULL;
 	return adapter;
 }
 
@@ -491,6 +572,8 @@ swtim_adapter_free(struct swtim_adapter *adapter)
 	uint8_t dev_id, port_id;
 	bool port_from_table;
 
+	if (!swtim_primary_only("free"))
+		return -E_RTE_SECONDARY;
 	if (!swtim_adapter_lock(adapter, "free"))
 		return -EINVAL;
 	if (adapter->started) {
@@ -501,7 +584,7 @@ swtim_adapter_free(struct swtim_adapter *adapter)
 	}
 	/* From here on the fast path refuses the adapter. */
 	__atomic_store_n(&adapter->magic, 0, __ATOMIC_RELEASE);
-	adapter->ops->uninit(adapter);
+	swtim_adapter_ops(adapter)->uninit(adapter);
 	dev_id = adapter->params.conf.event_dev_id;
 	port_id = adapter->params.event_port_id;
 	port_from_table = adapter->port_from_table;
@@ -523,9 +606,9 @@ swtim_adapter_service_id_get(struct swtim_adapter *adapter,
 		return -EINVAL;
 	}
 	/* Not an error as such: a driver may need no service. */
-	if (adapter->ops->service_id_get == NULL)
+	if (swtim_adapter_ops(adapter)->service_id_get == NULL)
 		return -ESRCH;
-	return adapter->ops->service_id_get(adapter, service_id);
+	return swtim_adapter_ops(adapter)->service_id_get(adapter, service_id);
 }
 
 int
@@ -539,7 +622,7 @@ swtim_adapter_stats_get(struct swtim_adapter *adapter,
 		return -EINVAL;
 	}
 	memset(stats, 0, sizeof(*stats));
-	adapter->ops->stats_get(adapter, stats);
+	swtim_adapter_ops(adapter)->stats_get(adapter, stats);
 	return 0;
 }
 
@@ -548,7 +631,7 @@ swtim_adapter_stats_reset(struct swtim_adapter *adapter)
 {
 	if (!swtim_adapter_check(adapter, "stats_reset"))
 		return -EINVAL;
-	adapter->ops->stats_reset(adapter);
+	swtim_adapter_ops(adapter)->stats_reset(adapter);
 	return 0;
 }
 

@@ -26,7 +26,20 @@
  */
 #define SWTIM_ADAPTER_MAGIC 0x5717a0a7u
 
-/** The adapter; one slot per id in a static table. */
+/*
+ * Name of the memzone that holds the adapter table, so that every process
+ * of a DPDK multi-process group sees the same adapters at the same
+ * address (swtim_adapters_attach()).
+ */
+#define SWTIM_ADAPTERS_MZ_NAME "swtim_adapters"
+
+/*
+ * The adapter; one slot per id in the table, in shared memory (a
+ * memzone). Everything in it, and everything its pointers lead to (the
+ * driver's data, in rte_malloc memory), is valid in every process: no
+ * function pointer, no process-local address. The driver is named by its
+ * index (swtim_driver.c), its ops looked up in each process's own table.
+ */
 struct swtim_adapter {
 	/** SWTIM_ADAPTER_MAGIC while allocated, 0 otherwise. */
 	uint32_t magic;
@@ -38,10 +51,10 @@ struct swtim_adapter {
 	bool ever_started;
 	/** The port was added by create and goes back to the port table. */
 	bool port_from_table;
-	/** The driver. */
-	const struct swtim_driver *drv;
-	/** The driver's ops, copied for one less load on the fast path. */
-	const struct swtim_driver_ops *ops;
+	/** The driver, by registration order (swtim_driver.c). */
+	uint16_t drv_index;
+	/** The driver's name: a secondary checks it against its own. */
+	char drv_name[SWTIM_DRIVER_NAME_MAX];
 	/** Driver private data. */
 	void *priv;
 	/** Fixed parameters handed to the driver. */
@@ -58,9 +71,51 @@ struct swtim_adapter {
 /** Queue accepts every schedule type. */
 #define SWTIM_SCHED_TYPE_ANY 0xfe
 
-/** The adapter table and the lock that serialises the control path. */
-extern struct swtim_adapter swtim_adapters[SWTIM_ADAPTER_NUM_MAX];
+/*
+ * The adapter table (NULL until swtim_adapters_attach()), in shared
+ * memory, and the lock that serialises this process's control path: only
+ * the primary creates, starts, stops and frees, so no lock across
+ * processes is needed.
+ */
+extern struct swtim_adapter *swtim_adapters;
 extern pthread_mutex_t swtim_adapters_lock;
+
+/*
+ * Find the adapter table, the primary reserving it on its first call.
+ * Returns it, or NULL with rte_errno set (logged): ENOENT in a secondary
+ * whose primary has never created an adapter, ENOMEM.
+ */
+struct swtim_adapter *swtim_adapters_attach(void);
+
+/*
+ * Make the primary's adapter usable in this process, a secondary
+ * (swtim_secondary.c), at each lookup. 0, or -1 with rte_errno set
+ * (logged).
+ */
+int swtim_adapter_secondary_attach(struct swtim_adapter *adapter);
+
+/*
+ * Every registered driver and its ops, by index (swtim_driver.c); in a
+ * secondary the ops of a driver once attached are swtim_secondary.c's
+ * copy.
+ */
+extern const struct swtim_driver *swtim_drivers_by_index[SWTIM_DRIVERS_MAX];
+extern const struct swtim_driver_ops *
+	swtim_driver_ops_by_index[SWTIM_DRIVERS_MAX];
+
+/* The ops of an adapter's driver, in this process. */
+static inline const struct swtim_driver_ops *
+swtim_adapter_ops(const struct swtim_adapter *adapter)
+{
+	return swtim_driver_ops_by_index[adapter->drv_index];
+}
+
+/* An adapter's driver, in this process. */
+static inline const struct swtim_driver *
+swtim_adapter_driver(const struct swtim_adapter *adapter)
+{
+	return swtim_drivers_by_index[adapter->drv_index];
+}
 
 /** Whether a pointer is a live adapter of the table. */
 static inline bool

@@ -5,21 +5,37 @@
 /*
  * The driver list. Drivers add themselves from constructors, before main()
  * runs and before any other thread exists, so the list needs no lock.
+ *
+ * Besides the list, drivers are numbered in registration order: an adapter
+ * lives in memory every process of a DPDK multi-process group shares, and
+ * function pointers do not (each process maps the library where it
+ * likes), so the adapter names its driver by number and each process
+ * finds its own copy of the driver's ops under that number.
  */
 
 #include <string.h>
 
+#include "swtim_adapter_pvt.h"
 #include "swtim_driver.h"
 
 static TAILQ_HEAD(, swtim_driver) swtim_driver_list =
 	TAILQ_HEAD_INITIALIZER(swtim_driver_list);
+
+const struct swtim_driver *swtim_drivers_by_index[SWTIM_DRIVERS_MAX];
+const struct swtim_driver_ops *swtim_driver_ops_by_index[SWTIM_DRIVERS_MAX];
+static uint16_t swtim_nb_drivers;
 
 void
 swtim_driver_register(struct swtim_driver *driver)
 {
 	RTE_VERIFY(driver != NULL && driver->name != NULL &&
 		   driver->ops != NULL);
+	RTE_VERIFY(strlen(driver->name) < SWTIM_DRIVER_NAME_MAX);
 	RTE_VERIFY(swtim_driver_find(driver->name) == NULL);
+	RTE_VERIFY(swtim_nb_drivers < SWTIM_DRIVERS_MAX);
+	driver->index = swtim_nb_drivers++;
+	swtim_drivers_by_index[driver->index] = driver;
+	swtim_driver_ops_by_index[driver->index] = driver->ops;
 	TAILQ_INSERT_TAIL(&swtim_driver_list, driver, next);
 }
 

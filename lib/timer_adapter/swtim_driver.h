@@ -115,12 +115,27 @@ struct swtim_driver_ops {
 	 * first expiry. MT safe against the fast path and the service.
 	 */
 	uint64_t (*next_deadline)(const struct swtim_adapter *adapter);
+	/**
+	 * Optional: make an adapter that another process (the primary)
+	 * created usable from this one, a secondary, for the fast path and
+	 * the statistics; called by every swtim_adapter_lookup() in a
+	 * secondary, so it must be cheap once done. For what a library
+	 * keeps per process (librte_timer's pointer to its shared lists).
+	 * Return 0 or -errno.
+	 */
+	int (*attach)(struct swtim_adapter *adapter);
 };
 
 /** A timer driver. */
 struct swtim_driver {
 	/** Link in the driver list; set by swtim_driver_register(). */
 	TAILQ_ENTRY(swtim_driver) next;
+	/**
+	 * Registration order, set by swtim_driver_register(): the same in
+	 * every process of a build, so that an adapter in shared memory
+	 * names its driver by it (see swtim_adapter_pvt.h).
+	 */
+	uint16_t index;
 	/** Name applications choose the driver by. */
 	const char *name;
 	/** NULL-terminated list of option keys the driver accepts. */
@@ -133,8 +148,17 @@ struct swtim_driver {
 	const struct swtim_driver_ops *ops;
 };
 
+/** Most drivers one process registers. */
+#define SWTIM_DRIVERS_MAX 16
+
+/** Longest driver name, with its terminating NUL. */
+#define SWTIM_DRIVER_NAME_MAX 32
+
 /**
  * Add a driver to the list create chooses from. Called from constructors.
+ * Panics on a NULL driver, name or ops, a name already registered or
+ * longer than SWTIM_DRIVER_NAME_MAX - 1, or more than SWTIM_DRIVERS_MAX
+ * drivers.
  *
  * @param driver
  *   The driver; must live as long as the process.

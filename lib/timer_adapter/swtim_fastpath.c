@@ -142,8 +142,8 @@ swtim_arm_common(const struct swtim_adapter *adapter,
 			evtim->timeout_ticks = timeout_ticks;
 	}
 	if (n > 0)
-		armed = adapter->ops->arm_burst(adapter, evtims,
-						same_tmo ? timeout_ticks : 0, n);
+		armed = swtim_adapter_ops(adapter)->arm_burst(adapter,
+				evtims, same_tmo ? timeout_ticks : 0, n);
 	if (armed == n && n < nb_evtims) {
 		if (e.state != RTE_EVENT_TIMER_NOT_ARMED)
 			__atomic_store_n(&evtims[n]->state, e.state,
@@ -206,7 +206,8 @@ swtim_cancel_burst(const struct swtim_adapter *adapter,
 		}
 	}
 	if (n > 0)
-		cancelled = adapter->ops->cancel_burst(adapter, evtims, n);
+		cancelled = swtim_adapter_ops(adapter)->cancel_burst(adapter,
+				evtims, n);
 	if (cancelled == n && n < nb_evtims)
 		rte_errno = err;
 	return cancelled;
@@ -218,7 +219,7 @@ swtim_adapter_next_deadline(const struct swtim_adapter *adapter,
 {
 	if (!swtim_adapter_is_valid(adapter) || next_cycles == NULL)
 		return -EINVAL;
-	*next_cycles = adapter->ops->next_deadline(adapter);
+	*next_cycles = swtim_adapter_ops(adapter)->next_deadline(adapter);
 	return 0;
 }
 
@@ -232,6 +233,6 @@ swtim_remaining_ticks_get(const struct swtim_adapter *adapter,
 		return -EINVAL;
 	if (swtim_evtim_state(evtim) != RTE_EVENT_TIMER_ARMED)
 		return -EINVAL;
-	return adapter->ops->remaining_ticks_get(adapter, evtim,
-						 ticks_remaining);
+	return swtim_adapter_ops(adapter)->remaining_ticks_get(adapter,
+			evtim, ticks_remaining);
 }

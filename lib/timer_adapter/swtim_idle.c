@@ -24,9 +24,17 @@ swtim_idle_parse(const char *key, const char *value, void *opaque)
 	}
 	errno = 0;
 	v = strtoul(value, &end, 10);
-	if (errno != 0 || end == value || *end != '\0' ||
-	    v > SWTIM_IDLE_MAX_SLEEP_US) {
-		SWTIM_LOG(ERR, "bad %s \"%s\" (0 to %u)", key, value,
+	/* strtoul() takes a sign and wraps "-1": digits only. */
+	if (value[0] < '0' || value[0] > '9' || end == value ||
+	    *end != '\0') {
+		SWTIM_LOG(ERR, "driver option %s=\"%s\": not a whole number of"
+			  " microseconds (0 to %u)", key, value,
+			  SWTIM_IDLE_MAX_SLEEP_US);
+		return -EINVAL;
+	}
+	if (errno != 0 || v > SWTIM_IDLE_MAX_SLEEP_US) {
+		SWTIM_LOG(ERR, "driver option %s=\"%s\": above %u us, the"
+			  " longest sleep", key, value,
 			  SWTIM_IDLE_MAX_SLEEP_US);
 		return -EINVAL;
 	}

@@ -39,7 +39,8 @@ swtim_telemetry_list(const char *cmd __rte_unused,
 
 	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
 	pthread_mutex_lock(&swtim_adapters_lock);
-	for (id = 0; id < SWTIM_ADAPTER_NUM_MAX; id++)
+	for (id = 0; swtim_adapters != NULL && id < SWTIM_ADAPTER_NUM_MAX;
+	     id++)
 		if (swtim_adapter_is_valid(&swtim_adapters[id]))
 			rte_tel_data_add_array_int(d, id);
 	pthread_mutex_unlock(&swtim_adapters_lock);
@@ -61,7 +62,7 @@ swtim_telemetry_info(const char *cmd __rte_unused, const char *params,
 		goto out;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_int(d, "id", adapter->id);
-	rte_tel_data_add_dict_string(d, "driver", adapter->drv->name);
+	rte_tel_data_add_dict_string(d, "driver", adapter->drv_name);
 	rte_tel_data_add_dict_int(d, "started", adapter->started);
 	rte_tel_data_add_dict_int(d, "event_dev_id", info.conf.event_dev_id);
 	rte_tel_data_add_dict_int(d, "event_dev_port_id",

@@ -520,17 +520,23 @@ bench_parse_sizes(char *list)
 		if (bench_opts.nb_sizes == BENCH_MAX_SIZES ||
 		    bench_parse_u64(tok, &v) != 0 || v == 0 ||
 		    v > UINT32_MAX / 2) {
-			fprintf(stderr, "bad size '%s'\n", tok);
+			fprintf(stderr, "swtim-bench: --sizes: bad size '%s' "
+				"(1 to %u, k = 1000, M = 1000000; at most %u "
+				"sizes)\n", tok, UINT32_MAX / 2, BENCH_MAX_SIZES);
 			return -1;
 		}
 		bench_opts.sizes[bench_opts.nb_sizes++] = v;
 	}
-	return bench_opts.nb_sizes > 0 ? 0 : -1;
+	if (bench_opts.nb_sizes == 0) {
+		fprintf(stderr, "swtim-bench: --sizes: empty list\n");
+		return -1;
+	}
+	return 0;
 }
 
 static int
-bench_parse_list(char *list, const char *const *names, bool *set,
-		 unsigned int nb)
+bench_parse_list(const char *option, char *list, const char *const *names,
+		 bool *set, unsigned int nb)
 {
 	char *tok, *save = NULL;
 	unsigned int i;
@@ -543,7 +549,8 @@ bench_parse_list(char *list, const char *const *names, bool *set,
 			if (strcmp(tok, names[i]) == 0)
 				break;
 		if (i == nb) {
-			fprintf(stderr, "unknown '%s'\n", tok);
+			fprintf(stderr, "swtim-bench: --%s: unknown '%s'\n",
+				option, tok);
 			return -1;
 		}
 		set[i] = true;
@@ -666,13 +673,14 @@ bench_parse_opts(int argc, char **argv)
 			bench_opts.dpdk = false;
 			break;
 		case OPT_DISTS:
-			if (bench_parse_list(optarg, dist_names,
+			if (bench_parse_list("dists", optarg, dist_names,
 					     bench_opts.dists,
 					     BENCH_NB_DISTS) != 0)
 				return -1;
 			break;
 		case OPT_CASES:
-			if (bench_parse_list(optarg, case_names, cases, 4) != 0)
+			if (bench_parse_list("cases", optarg, case_names,
+					     cases, 4) != 0)
 				return -1;
 			cases_set = true;
 			break;
@@ -756,8 +764,8 @@ bench_parse_opts(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "unexpected argument '%s' (EAL args go "
-			"before --)\n", argv[optind]);
+		fprintf(stderr, "swtim-bench: unexpected argument '%s' (EAL "
+			"args go before --)\n", argv[optind]);
 		return -1;
 	}
 	/* --producers alone asks for the multi-producer cases only. */
@@ -792,7 +800,7 @@ bench_parse_opts(int argc, char **argv)
 	}
 	if (bench_opts.max_tmo_ns != 0 &&
 	    bench_opts.max_tmo_ns < bench_opts.tick_ns) {
-		fprintf(stderr, "--max-tmo-ns below --tick-ns\n");
+		fprintf(stderr, "swtim-bench: --max-tmo-ns below --tick-ns\n");
 		return -1;
 	}
 	return 0;
@@ -1168,7 +1176,8 @@ main(int argc, char **argv)
 		ret = bench_parse_opts(opt_argc, opt_argv);
 		opt_argv[0] = saved;
 		if (ret != 0) {
-			bench_usage(argv[0]);
+			/* The error is above; the options are in --help. */
+			fprintf(stderr, "swtim-bench: see --help\n");
 			return 2;
 		}
 	}

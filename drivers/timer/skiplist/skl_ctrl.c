@@ -156,6 +156,19 @@ skl_start(struct swtim_base *base, uint64_t now)
 		skl->lists[i].next_scan = now;
 }
 
+/*
+ * A secondary process arms into the primary's lists, but librte_timer
+ * keeps its pointer to them per process: rte_timer_subsystem_init() sets
+ * it (finding the primary's memzone) and answers -EALREADY once done.
+ */
+static int
+skl_attach(struct swtim_adapter *adapter __rte_unused)
+{
+	int ret = rte_timer_subsystem_init();
+
+	return ret == -EALREADY ? 0 : ret;
+}
+
 static const struct swtim_lane_ops skl_lane_ops = {
 	.due = skl_lane_due,
 	.scan = skl_lane_scan,
@@ -173,6 +186,7 @@ static const struct swtim_driver_ops skl_ops = {
 	.arm_burst = skl_arm_burst,
 	.cancel_burst = skl_cancel_burst,
 	.remaining_ticks_get = skl_remaining_ticks_get,
+	.attach = skl_attach,
 };
 static const char *const skl_valid_args[] = { SWTIM_IDLE_ARG, NULL };
 

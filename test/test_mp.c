@@ -1,0 +1,862 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The swtim authors
+ */
+
+/*
+ * Multi-process: secondary processes look up the primary's adapter and
+ * arm, cancel and query timers on it; the primary's service delivers.
+ *
+ * The primary (this program run with a case name) starts EAL with
+ * hugepages and a file prefix of its own, creates an adapter with the
+ * driver under test (SWTIM_TEST_DRIVER), maps its service to lcore 1 and
+ * starts secondaries: this program again, with --secondary, the
+ * primary's --file-prefix, --proc-type=secondary and lcores of their own
+ * (DPDK's rule: no lcore id of the primary's). A secondary records in
+ * shared memory (a memzone of the primary's) what it armed, when, and
+ * what it cancelled, and reports its result there: waiting for a
+ * secondary to exit was seen to freeze for seconds on the test machines,
+ * so the primary never relies on it, and bounds every wait.
+ *
+ * The primary dequeues every expiry event and checks it is never early;
+ * at the end, that each armed timer not cancelled came exactly once and
+ * no cancelled one came, that the statistics count them, and that the
+ * adapter stops and frees cleanly.
+ *
+ * Cases:
+ *   basic  one secondary: lookup, info, service id, the control calls it
+ *          is refused, a timer outside shared memory refused, MP_TIMERS
+ *          timers armed in bursts of both kinds and singly, one in seven
+ *          cancelled, remaining ticks, errors, stats
+ *   kill   a secondary arms and cancels, then is SIGKILLed between calls;
+ *          the primary arms more of its own while and after it dies
+ *   two    two secondaries at once, the second exiting as soon as it
+ *          is done arming
+ *   dropin one secondary on DPDK's API (rte_event_timer_adapter_lookup(),
+ *          the inline arm and cancel), through libswtim_dropin, which
+ *          this program is linked with ahead of librte_eventdev
+ *
+ * Hugepages are needed (DPDK's multi-process shares them): without free
+ * ones and a hugetlbfs mount the test fails saying so (scripts/lib.sh
+ * sets them up for CI).
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_memzone.h>
+#include <rte_pause.h>
+
+#include "swtim.h"
+#include "swtim_test.h"
+
+/* Timers each secondary arms: the issue asks for 100k and more. */
+#define MP_TIMERS 102400
+/* Timers the primary arms itself in the kill case. */
+#define MP_PRIMARY_TIMERS 20000
+/* Burst size of the arms. */
+#define MP_BURST 32
+/* Every MP_CANCEL_EVERY-th timer gets the longest timeout and is
+ * cancelled right after its burst was armed. */
+#define MP_CANCEL_EVERY 7
+/* Adapter tick, and the longest timeout in ticks (200 ms). */
+#define MP_TICK_NS 100000
+#define MP_MAX_TICKS 2000
+#define MP_SECONDARIES_MAX 2
+/* Owner ids in the events' u64, above the timer's index. */
+#define MP_OWNER_PRIMARY MP_SECONDARIES_MAX
+#define MP_OWNER_SHIFT 32
+/*
+ * Generous upper bounds: far above what a run under ASan on two shared
+ * CPUs takes; they only catch hangs.
+ */
+#define MP_SECONDARY_START_S 60
+#define MP_DELIVERY_S 120
+#define MP_EXIT_S 10
+/* Quiet time after the last expected event, to catch duplicates. */
+#define MP_QUIET_MS 300
+/* Hugepages (2 MB) the primary needs free: -m below, and some slack. */
+#define MP_MEM_MB 256
+#define MP_MZ_NAME "swtim_test_mp"
+
+/* What a secondary did to one timer, written by it (deliveries: by the
+ * primary). */
+struct mp_record {
+	/* Timer cycles read just before the arm call. */
+	uint64_t armed_at;
+	uint32_t ticks;
+	/* Set once the arm returned it armed. */
+	uint8_t armed;
+	/* Set once a cancel returned it cancelled. */
+	uint8_t cancelled;
+	uint16_t deliveries;
+};
+
+enum mp_status {
+	MP_STARTING = 0,
+	/* Done arming and cancelling: its records are final. */
+	MP_ARMED,
+	/* Killed by the primary (kill case), once MP_ARMED. */
+	MP_KILLED,
+	MP_PASSED,
+	MP_FAILED,
+};
+
+struct mp_owner {
+	volatile int status;
+	char msg[256];
+	struct mp_record *recs;
+	uint32_t nb_recs;
+	pid_t pid;
+	/* The primary has reaped it. */
+	bool reaped;
+	/* It exits as soon as it is done arming, its timers outstanding. */
+	bool exit_when_armed;
+};
+
+/* The memzone the primary shares with its secondaries. */
+struct mp_shared {
+	uint16_t adapter_id;
+	uint32_t service_id;
+	struct rte_event_timer_adapter_info info;
+	/* Set by the primary once every expected event came. */
+	volatile int all_delivered;
+	/* The case: secondaries are killed once armed; they use DPDK's API
+	 * through libswtim_dropin. */
+	bool kill_when_armed;
+	bool dropin;
+	struct mp_owner owners[MP_SECONDARIES_MAX + 1];
+};
+
+static struct mp_shared *mp;
+static int mp_owner_id = -1;
+
+/* Report a failed check of this process (first one wins) and return. */
+#define MP_CHECK(cond, ...) do { \
+	if (!(cond)) { \
+		mp_fail(__LINE__, __VA_ARGS__); \
+		return -1; \
+	} \
+} while (0)
+
+static void __rte_format_printf(2, 3)
+mp_fail(int line, const char *fmt, ...)
+{
+	struct mp_owner *o = &mp->owners[mp_owner_id];
+	char buf[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "FAIL (%s %d, line %d): %s\n",
+		mp_owner_id == MP_OWNER_PRIMARY ? "primary" : "secondary",
+		mp_owner_id, line, buf);
+	if (o->msg[0] == '\0')
+		snprintf(o->msg, sizeof(o->msg), "line %d: %s", line, buf);
+}
+
+/* The u64 of timer i's events, armed by owner. */
+static uint64_t
+mp_event_id(unsigned int owner, uint32_t i)
+{
+	return (uint64_t)owner << MP_OWNER_SHIFT | i;
+}
+
+static double
+mp_seconds(uint64_t since)
+{
+	return (double)(rte_get_timer_cycles() - since) /
+		(double)rte_get_timer_hz();
+}
+
+static uint64_t
+mp_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* ---- what a secondary (or the primary, in the kill case) arms ---- */
+
+/*
+ * Cancel timers[i] if the arm left it ARMED: EAGAIN is retried, EINVAL
+ * is right only for a timer that expired meanwhile (NOT_ARMED).
+ */
+static int
+mp_cancel_one(const struct swtim_adapter *a, struct rte_event_timer *t,
+	      struct mp_record *r)
+{
+	for (;;) {
+		if (swtim_cancel(a, t) == 1) {
+			r->cancelled = 1;
+			MP_CHECK(t->state == RTE_EVENT_TIMER_CANCELED,
+				 "cancelled timer in state %d", t->state);
+			return 0;
+		}
+		if (rte_errno == EAGAIN) {
+			rte_pause();
+			continue;
+		}
+		MP_CHECK(rte_errno == EINVAL &&
+			 t->state == RTE_EVENT_TIMER_NOT_ARMED,
+			 "cancel: rte_errno %d, state %d", rte_errno,
+			 t->state);
+		return 0;
+	}
+}
+
+/*
+ * Arm n timers of owner id: bursts with their own timeouts, bursts with
+ * one timeout, singles in turn; cancel the long ones of each burst right
+ * after it. checks: also the errors and remaining ticks on the first
+ * long timer of each burst.
+ */
+static int
+mp_arm_all(const struct swtim_adapter *a, unsigned int owner,
+	   struct rte_event_timer *timers, uint32_t n, bool checks)
+{
+	struct mp_record *recs = mp->owners[owner].recs;
+	struct rte_event_timer *burst[MP_BURST];
+	uint64_t seed = 0x9e3779b97f4a7c15ull ^ ((uint64_t)owner << 40) ^
+		(uint64_t)getpid();
+	uint32_t first, i, k, nb;
+
+	for (first = 0; first < n; first += nb) {
+		unsigned int kind = (first / MP_BURST) % 3;
+		uint32_t same = 1 + mp_rand(&seed) % (MP_MAX_TICKS - 1);
+		uint64_t now;
+
+		nb = RTE_MIN((uint32_t)MP_BURST, n - first);
+		for (k = 0; k < nb; k++) {
+			i = first + k;
+			if (i % MP_CANCEL_EVERY == 0)
+				recs[i].ticks = MP_MAX_TICKS;
+			else if (kind == 1)
+				recs[i].ticks = same;
+			else
+				recs[i].ticks = 1 + mp_rand(&seed) %
+					(MP_MAX_TICKS - 1);
+			swt_timer_init(&timers[i], SWT_Q_ATOMIC,
+				       mp_event_id(owner, i), recs[i].ticks);
+			burst[k] = &timers[i];
+		}
+		now = rte_get_timer_cycles();
+		for (k = 0; k < nb; k++)
+			recs[first + k].armed_at = now;
+		if (kind == 0) {
+			MP_CHECK(swtim_arm_burst(a, burst, nb) == nb,
+				 "arm_burst at %u: rte_errno %d", first,
+				 rte_errno);
+		} else if (kind == 1 && first % MP_CANCEL_EVERY != 0 &&
+			   (first + nb - 1) / MP_CANCEL_EVERY ==
+			   first / MP_CANCEL_EVERY) {
+			/* No long timer in it: one timeout for all. */
+			MP_CHECK(swtim_arm_tmo_tick_burst(a, burst, same, nb) ==
+				 nb, "arm_tmo_tick_burst at %u: rte_errno %d",
+				 first, rte_errno);
+		} else {
+			for (k = 0; k < nb; k++)
+				MP_CHECK(swtim_arm(a, burst[k]) == 1,
+					 "arm at %u: rte_errno %d", first + k,
+					 rte_errno);
+		}
+		for (k = 0; k < nb; k++)
+			recs[first + k].armed = 1;
+
+		for (k = 0; k < nb; k++) {
+			uint64_t rem = UINT64_MAX;
+
+			i = first + k;
+			if (i % MP_CANCEL_EVERY != 0)
+				continue;
+			if (checks && k == 0 &&
+			    timers[i].state == RTE_EVENT_TIMER_ARMED) {
+				MP_CHECK(swtim_remaining_ticks_get(a,
+					 &timers[i], &rem) == 0 &&
+					 rem <= recs[i].ticks,
+					 "remaining ticks %" PRIu64 " of %u",
+					 rem, recs[i].ticks);
+				MP_CHECK(swtim_arm(a, &timers[i]) == 0 &&
+					 rte_errno == EALREADY,
+					 "re-arm: rte_errno %d", rte_errno);
+			}
+			if (mp_cancel_one(a, &timers[i], &recs[i]) != 0)
+				return -1;
+			if (checks && k == 0 && recs[i].cancelled) {
+				MP_CHECK(swtim_cancel(a, &timers[i]) == 0 &&
+					 rte_errno == EALREADY,
+					 "cancel twice: rte_errno %d",
+					 rte_errno);
+				MP_CHECK(swtim_remaining_ticks_get(a,
+					 &timers[i], &rem) == -EINVAL,
+					 "remaining ticks when cancelled");
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- the secondary ---- */
+
+/*
+ * A timer in this process's own memory cannot be delivered by the
+ * primary: arm refuses it (EINVAL, state untouched), after the front of
+ * the burst that is in shared memory.
+ */
+static int
+mp_private_memory_check(const struct swtim_adapter *a)
+{
+	struct rte_event_timer private_timer __rte_cache_aligned;
+	struct rte_event_timer *shared, *burst[2];
+
+	shared = rte_zmalloc("test_mp_one", sizeof(*shared),
+			     RTE_CACHE_LINE_SIZE);
+	MP_CHECK(shared != NULL, "no memory for a timer");
+	/* Never delivered: the primary fails on an event naming none. */
+	swt_timer_init(shared, SWT_Q_ATOMIC, UINT64_MAX, MP_MAX_TICKS);
+	swt_timer_init(&private_timer, SWT_Q_ATOMIC, UINT64_MAX,
+		       MP_MAX_TICKS);
+	burst[0] = shared;
+	burst[1] = &private_timer;
+	MP_CHECK(swtim_arm(a, &private_timer) == 0 && rte_errno == EINVAL &&
+		 private_timer.state == RTE_EVENT_TIMER_NOT_ARMED,
+		 "arm of a timer on the stack: rte_errno %d, state %d",
+		 rte_errno, private_timer.state);
+	MP_CHECK(swtim_arm_burst(a, burst, 2) == 1 && rte_errno == EINVAL &&
+		 shared->state == RTE_EVENT_TIMER_ARMED &&
+		 private_timer.state == RTE_EVENT_TIMER_NOT_ARMED,
+		 "burst of a shared and a stack timer: rte_errno %d",
+		 rte_errno);
+	MP_CHECK(swtim_cancel(a, shared) == 1, "cancel: rte_errno %d",
+		 rte_errno);
+	return 0;
+}
+
+static int
+mp_secondary_checks(struct swtim_adapter **ap)
+{
+	struct rte_event_timer_adapter_info info;
+	struct rte_event_timer_adapter_conf conf = mp->info.conf;
+	struct swtim_adapter *a;
+	uint32_t sid = UINT32_MAX;
+
+	a = swtim_adapter_lookup(mp->adapter_id);
+	MP_CHECK(a != NULL, "lookup: NULL, rte_errno %d", rte_errno);
+	MP_CHECK(swtim_adapter_lookup(SWTIM_ADAPTER_NUM_MAX) == NULL &&
+		 rte_errno == EINVAL, "lookup out of range");
+	MP_CHECK(swtim_adapter_lookup(mp->adapter_id + 1) == NULL &&
+		 rte_errno == ENOENT, "lookup of no adapter");
+	MP_CHECK(swtim_adapter_get_info(a, &info) == 0, "get_info");
+	MP_CHECK(info.min_resolution_ns == mp->info.min_resolution_ns &&
+		 info.max_tmo_ns == mp->info.max_tmo_ns &&
+		 info.conf.nb_timers == mp->info.conf.nb_timers &&
+		 info.caps == mp->info.caps &&
+		 info.event_dev_port_id == mp->info.event_dev_port_id,
+		 "get_info differs from the primary's");
+	MP_CHECK(swtim_adapter_service_id_get(a, &sid) == 0 &&
+		 sid == mp->service_id, "service id %u, primary's %u", sid,
+		 mp->service_id);
+
+	/* What changes what exists is the primary's. */
+	conf.timer_adapter_id = mp->adapter_id + 1;
+	MP_CHECK(swtim_adapter_create(&conf) == NULL &&
+		 rte_errno == E_RTE_SECONDARY, "create: rte_errno %d",
+		 rte_errno);
+	MP_CHECK(swtim_adapter_start(a) == -E_RTE_SECONDARY &&
+		 rte_errno == E_RTE_SECONDARY, "start");
+	MP_CHECK(swtim_adapter_stop(a) == -E_RTE_SECONDARY, "stop");
+	MP_CHECK(swtim_adapter_free(a) == -E_RTE_SECONDARY, "free");
+	MP_CHECK(swtim_adapter_lookup(mp->adapter_id) == a,
+		 "adapter gone after the refused calls");
+	*ap = a;
+	return mp_private_memory_check(a);
+}
+
+/*
+ * The dropin case: DPDK's own API, served by swtim through
+ * libswtim_dropin (linked ahead of librte_eventdev): lookup gives a
+ * handle of this process whose inline arm and cancel lead into swtim.
+ * Bursts of timers with their own timeouts and bursts of the longest
+ * one, every MP_CANCEL_EVERY-th cancelled.
+ */
+static int
+mp_dropin_arm_all(struct rte_event_timer *timers,
+		  struct rte_event_timer_adapter **hp)
+{
+	struct mp_owner *o = &mp->owners[mp_owner_id];
+	struct rte_event_timer_adapter_info info;
+	struct rte_event_timer *burst[MP_BURST];
+	struct rte_event_timer_adapter *h;
+	uint64_t seed = 0x2545f4914f6cdd1dull ^ (uint64_t)getpid();
+	uint32_t first, i, k, nb, sid = UINT32_MAX;
+	bool same;
+
+	h = rte_event_timer_adapter_lookup(mp->adapter_id);
+	MP_CHECK(h != NULL, "rte_event_timer_adapter_lookup: rte_errno %d",
+		 rte_errno);
+	MP_CHECK(rte_event_timer_adapter_get_info(h, &info) == 0 &&
+		 info.conf.timer_adapter_id == mp->adapter_id &&
+		 info.conf.nb_timers == mp->info.conf.nb_timers &&
+		 info.min_resolution_ns == mp->info.min_resolution_ns,
+		 "get_info differs from the primary's");
+	MP_CHECK(rte_event_timer_adapter_service_id_get(h, &sid) == 0 &&
+		 sid == mp->service_id, "service id %u", sid);
+	MP_CHECK(rte_event_timer_adapter_stop(h) == -E_RTE_SECONDARY &&
+		 rte_event_timer_adapter_free(h) == -E_RTE_SECONDARY,
+		 "stop or free not refused");
+	for (first = 0; first < o->nb_recs; first += nb) {
+		uint64_t now;
+
+		nb = RTE_MIN((uint32_t)MP_BURST, o->nb_recs - first);
+		same = (first / MP_BURST) % 2 == 1;
+		for (k = 0; k < nb; k++) {
+			i = first + k;
+			o->recs[i].ticks = same || i % MP_CANCEL_EVERY == 0 ?
+				MP_MAX_TICKS :
+				1 + mp_rand(&seed) % (MP_MAX_TICKS - 1);
+			swt_timer_init(&timers[i], SWT_Q_ATOMIC,
+				       mp_event_id(mp_owner_id, i),
+				       o->recs[i].ticks);
+			burst[k] = &timers[i];
+		}
+		now = rte_get_timer_cycles();
+		for (k = 0; k < nb; k++)
+			o->recs[first + k].armed_at = now;
+		if (same)
+			MP_CHECK(rte_event_timer_arm_tmo_tick_burst(h, burst,
+				 MP_MAX_TICKS, nb) == nb,
+				 "arm_tmo_tick_burst: rte_errno %d", rte_errno);
+		else
+			MP_CHECK(rte_event_timer_arm_burst(h, burst, nb) == nb,
+				 "arm_burst: rte_errno %d", rte_errno);
+		for (k = 0; k < nb; k++) {
+			i = first + k;
+			o->recs[i].armed = 1;
+			if (i % MP_CANCEL_EVERY != 0)
+				continue;
+			while (rte_event_timer_cancel_burst(h, &burst[k], 1)
+			       != 1 && rte_errno == EAGAIN)
+				rte_pause();
+			if (timers[i].state == RTE_EVENT_TIMER_CANCELED)
+				o->recs[i].cancelled = 1;
+			else
+				MP_CHECK(timers[i].state ==
+					 RTE_EVENT_TIMER_NOT_ARMED,
+					 "cancel: rte_errno %d, state %d",
+					 rte_errno, timers[i].state);
+		}
+	}
+	*hp = h;
+	return 0;
+}
+
+static int
+mp_secondary(void)
+{
+	struct mp_owner *o = &mp->owners[mp_owner_id];
+	struct rte_event_timer_adapter_stats st;
+	struct rte_event_timer_adapter *h = NULL;
+	struct rte_event_timer *timers;
+	struct swtim_adapter *a = NULL;
+	uint64_t expected = 0, start;
+	uint32_t i;
+
+	/* Timers in memory the primary's service can write. */
+	timers = rte_zmalloc("test_mp_timers", o->nb_recs * sizeof(*timers),
+			     RTE_CACHE_LINE_SIZE);
+	MP_CHECK(timers != NULL, "no memory for the timers");
+	if (mp->dropin) {
+		if (mp_dropin_arm_all(timers, &h) != 0)
+			return -1;
+	} else if (mp_secondary_checks(&a) != 0 ||
+		   mp_arm_all(a, mp_owner_id, timers, o->nb_recs, true) != 0) {
+		return -1;
+	}
+	MP_CHECK((h != NULL ? rte_event_timer_adapter_stats_get(h, &st) :
+		  swtim_adapter_stats_get(a, &st)) == 0 &&
+		 st.ev_enq_count <= st.evtim_exp_count, "stats_get");
+	if (o->exit_when_armed)
+		return 0;
+	o->status = MP_ARMED;
+	/* Between two calls: it holds nothing of the adapter's. */
+	while (mp->kill_when_armed)
+		pause();
+	for (i = 0; i < o->nb_recs; i++)
+		expected += o->recs[i].armed && !o->recs[i].cancelled;
+	start = rte_get_timer_cycles();
+	while (!mp->all_delivered && mp_seconds(start) < MP_DELIVERY_S)
+		rte_delay_ms(1);
+	MP_CHECK(mp->all_delivered, "the primary did not see every expiry");
+	/* The statistics are the adapter's, read here. */
+	MP_CHECK((h != NULL ? rte_event_timer_adapter_stats_get(h, &st) :
+		  swtim_adapter_stats_get(a, &st)) == 0 &&
+		 st.evtim_exp_count >= expected, "stats: %" PRIu64
+		 " expiries, this process armed %" PRIu64 " not cancelled",
+		 st.evtim_exp_count, expected);
+	return 0;
+}
+
+/* ---- the primary ---- */
+
+static char mp_prefix[64];
+static char mp_huge_dir[PATH_MAX];
+
+static pid_t
+mp_secondary_start(const char *self, unsigned int owner)
+{
+	char role[32], prefix[96], lcores[32];
+	char *argv[] = { (char *)(uintptr_t)self, role, prefix, lcores,
+		(char *)(uintptr_t)"--proc-type=secondary",
+		(char *)(uintptr_t)"--no-pci",
+		(char *)(uintptr_t)"--log-level=lib.eal:error", NULL };
+	pid_t pid;
+
+	snprintf(role, sizeof(role), "--secondary=%u", owner);
+	snprintf(prefix, sizeof(prefix), "--file-prefix=%s", mp_prefix);
+	/* Lcore ids of its own: 4 and 5, both CPUs. */
+	snprintf(lcores, sizeof(lcores), "--lcores=%u@(0-1)", 4 + owner);
+	pid = fork();
+	if (pid == 0) {
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Check one event and count it; -1 on a failed check. */
+static int
+mp_event_check(const struct rte_event *ev, uint64_t tick_cycles)
+{
+	unsigned int owner = ev->u64 >> MP_OWNER_SHIFT;
+	uint32_t i = (uint32_t)ev->u64;
+	uint64_t now = rte_get_timer_cycles();
+	struct mp_record *r;
+
+	MP_CHECK(owner <= MP_OWNER_PRIMARY && i < mp->owners[owner].nb_recs,
+		 "event u64 0x%" PRIx64 " names no timer", ev->u64);
+	MP_CHECK(ev->event_type == RTE_EVENT_TYPE_TIMER &&
+		 ev->queue_id == SWT_Q_ATOMIC, "event type %u queue %u",
+		 ev->event_type, ev->queue_id);
+	r = &mp->owners[owner].recs[i];
+	r->deliveries++;
+	MP_CHECK(now >= r->armed_at + r->ticks * tick_cycles,
+		 "owner %u timer %u early by %" PRIu64 " cycles", owner, i,
+		 r->armed_at + r->ticks * tick_cycles - now);
+	return 0;
+}
+
+/*
+ * Follow a secondary: kill it once it is done arming if kill_one, notice
+ * it died before it reported. -1 if it failed.
+ */
+static int
+mp_secondary_poll(struct mp_owner *ow, bool kill_one)
+{
+	int status;
+
+	if (ow->status == MP_ARMED && kill_one) {
+		kill(ow->pid, SIGKILL);
+		ow->status = MP_KILLED;
+	}
+	if (!ow->reaped && waitpid(ow->pid, &status, WNOHANG) == ow->pid) {
+		ow->reaped = true;
+		if (ow->status == MP_STARTING || ow->status == MP_ARMED) {
+			mp_fail(__LINE__, "secondary %d ended (status 0x%x) "
+				"before it reported", (int)ow->pid, status);
+			return -1;
+		}
+	}
+	return ow->status == MP_FAILED ? -1 : 0;
+}
+
+/* Events expected so far: armed and not cancelled, of every owner. */
+static uint64_t
+mp_expected(void)
+{
+	uint64_t n = 0;
+	unsigned int o;
+	uint32_t i;
+
+	for (o = 0; o <= MP_OWNER_PRIMARY; o++)
+		for (i = 0; i < mp->owners[o].nb_recs; i++)
+			n += mp->owners[o].recs[i].armed &&
+				!mp->owners[o].recs[i].cancelled;
+	return n;
+}
+
+static int
+mp_records_check(void)
+{
+	unsigned int o;
+	uint32_t i;
+
+	for (o = 0; o <= MP_OWNER_PRIMARY; o++)
+		for (i = 0; i < mp->owners[o].nb_recs; i++) {
+			const struct mp_record *r = &mp->owners[o].recs[i];
+			unsigned int want = r->armed && !r->cancelled;
+
+			MP_CHECK(r->deliveries == want, "owner %u timer %u "
+				 "(armed %u cancelled %u): %u deliveries", o,
+				 i, r->armed, r->cancelled, r->deliveries);
+		}
+	return 0;
+}
+
+static int
+mp_primary(const char *self, const char *mode)
+{
+	const bool kill_one = strcmp(mode, "kill") == 0;
+	const unsigned int nb_sec = strcmp(mode, "two") == 0 ? 2 : 1;
+	const uint64_t tick_cycles = (uint64_t)(((unsigned __int128)
+		MP_TICK_NS * rte_get_timer_hz() + 999999999) / 1000000000);
+	struct rte_event_timer_adapter_conf conf;
+	struct rte_event_timer_adapter_stats st;
+	struct swt_evdev_conf dconf = { .name = "event_dsw0",
+		.nb_app_ports = 1 };
+	struct rte_event_timer *ptimers = NULL;
+	struct rte_event evs[64];
+	const struct rte_memzone *mz;
+	struct swtim_adapter *a;
+	uint64_t start, delivered = 0, quiet_since = 0, expected = UINT64_MAX;
+	unsigned int s, o, done;
+	uint16_t n, k;
+	bool primary_armed = false;
+	int status, ret = 0;
+
+	mz = rte_memzone_reserve(MP_MZ_NAME, sizeof(*mp), SOCKET_ID_ANY, 0);
+	if (mz == NULL)
+		return -1;
+	mp = mz->addr;
+	memset(mp, 0, sizeof(*mp));
+	mp->kill_when_armed = kill_one;
+	mp->dropin = strcmp(mode, "dropin") == 0;
+	mp_owner_id = MP_OWNER_PRIMARY;
+	for (o = 0; o <= MP_OWNER_PRIMARY; o++) {
+		struct mp_owner *ow = &mp->owners[o];
+
+		ow->nb_recs = o == MP_OWNER_PRIMARY ?
+			(kill_one ? MP_PRIMARY_TIMERS : 0) :
+			(o < nb_sec ? MP_TIMERS : 0);
+		ow->exit_when_armed = nb_sec == 2 && o == 1;
+		ow->recs = rte_zmalloc("test_mp_recs", sizeof(ow->recs[0]) *
+				       RTE_MAX(ow->nb_recs, 1u), 0);
+		MP_CHECK(ow->recs != NULL, "no memory for records");
+	}
+	MP_CHECK(swt_evdev_setup(&dconf, &swt_dev) == 0, "event device");
+	conf = swt_conf(0, MP_TICK_NS, (uint64_t)MP_MAX_TICKS * MP_TICK_NS,
+			MP_SECONDARIES_MAX * MP_TIMERS + MP_PRIMARY_TIMERS, 0);
+	a = swtim_adapter_create_with_driver(&conf, swt_port_cb,
+					     &swt_dev.app_port, swt_driver,
+					     NULL);
+	MP_CHECK(a != NULL, "create: rte_errno %d", rte_errno);
+	MP_CHECK(swt_adapter_start(a) == 0, "start");
+	mp->adapter_id = conf.timer_adapter_id;
+	MP_CHECK(swtim_adapter_get_info(a, &mp->info) == 0, "get_info");
+	MP_CHECK(swtim_adapter_service_id_get(a, &mp->service_id) == 0,
+		 "service id");
+	if (kill_one) {
+		ptimers = rte_zmalloc("test_mp_ptimers", MP_PRIMARY_TIMERS *
+				      sizeof(*ptimers), RTE_CACHE_LINE_SIZE);
+		MP_CHECK(ptimers != NULL, "no memory for timers");
+	}
+
+	for (s = 0; s < nb_sec; s++) {
+		mp->owners[s].pid = mp_secondary_start(self, s);
+		MP_CHECK(mp->owners[s].pid > 0, "fork: %s", strerror(errno));
+	}
+
+	start = rte_get_timer_cycles();
+	for (;;) {
+		n = swt_dequeue(&swt_dev, evs, RTE_DIM(evs));
+		for (k = 0; k < n; k++) {
+			if (mp_event_check(&evs[k], tick_cycles) != 0)
+				ret = -1;
+			delivered++;
+		}
+		if (n != 0)
+			quiet_since = 0;
+		for (s = 0, done = 0; s < nb_sec; s++) {
+			if (mp_secondary_poll(&mp->owners[s], kill_one) != 0)
+				ret = -1;
+			done += mp->owners[s].status != MP_STARTING;
+		}
+		if (ret != 0)
+			break;
+		/* The primary arms on once its secondary is killed. */
+		if (kill_one && !primary_armed &&
+		    mp->owners[0].status == MP_KILLED) {
+			primary_armed = true;
+			if (mp_arm_all(a, MP_OWNER_PRIMARY, ptimers,
+				       MP_PRIMARY_TIMERS, false) != 0) {
+				ret = -1;
+				break;
+			}
+		}
+		/* Counted once every record is final: it reads them all. */
+		if (done == nb_sec && (!kill_one || primary_armed) &&
+		    expected == UINT64_MAX)
+			expected = mp_expected();
+		if (delivered >= expected) {
+			mp->all_delivered = 1;
+			if (quiet_since == 0)
+				quiet_since = rte_get_timer_cycles();
+			if (mp_seconds(quiet_since) * 1000 > MP_QUIET_MS)
+				break;
+		}
+		if (mp_seconds(start) > MP_SECONDARY_START_S + MP_DELIVERY_S) {
+			mp_fail(__LINE__, "after %d s: %u of %u secondaries "
+				"done arming, %" PRIu64 " of %" PRIu64
+				" expiries", MP_SECONDARY_START_S +
+				MP_DELIVERY_S, done, nb_sec, delivered,
+				expected);
+			ret = -1;
+			break;
+		}
+	}
+
+	/* The secondaries' last checks, then their exit: all bounded. */
+	start = rte_get_timer_cycles();
+	for (s = 0; s < nb_sec; s++) {
+		struct mp_owner *ow = &mp->owners[s];
+
+		while (ret == 0 && ow->status == MP_ARMED && !ow->reaped &&
+		       mp_seconds(start) < MP_DELIVERY_S) {
+			if (mp_secondary_poll(ow, false) != 0)
+				ret = -1;
+			rte_delay_ms(1);
+		}
+		if (ow->status != MP_PASSED && ow->status != MP_KILLED) {
+			fprintf(stderr, "FAIL: secondary %u: status %d: %s\n",
+				s, ow->status, ow->msg);
+			ret = -1;
+		}
+		while (!ow->reaped && waitpid(ow->pid, &status, WNOHANG) == 0) {
+			if (mp_seconds(start) > MP_DELIVERY_S + MP_EXIT_S)
+				kill(ow->pid, SIGKILL);
+			rte_delay_ms(10);
+		}
+		ow->reaped = true;
+	}
+	if (ret == 0 && mp_records_check() != 0)
+		ret = -1;
+	if (ret == 0 && (swtim_adapter_stats_get(a, &st) != 0 ||
+			 st.evtim_exp_count != delivered ||
+			 st.ev_enq_count != delivered)) {
+		mp_fail(__LINE__, "stats: %" PRIu64 " expiries, %" PRIu64
+			" enqueued, %" PRIu64 " dequeued", st.evtim_exp_count,
+			st.ev_enq_count, delivered);
+		ret = -1;
+	}
+	if (ret == 0)
+		printf("%s: %" PRIu64 " expiries checked\n", mode, delivered);
+	MP_CHECK(swtim_adapter_stop(a) == 0, "stop");
+	MP_CHECK(swtim_adapter_free(a) == 0, "free");
+	MP_CHECK(swtim_adapter_lookup(conf.timer_adapter_id) == NULL &&
+		 rte_errno == ENOENT, "lookup after free");
+	rte_event_dev_stop(swt_dev.dev_id);
+	return ret;
+}
+
+static void
+mp_usage(const char *prog)
+{
+	printf("usage: %s [--help] basic|kill|two|dropin\n"
+	       "Multi-process test of the driver SWTIM_TEST_DRIVER names: "
+	       "the primary\nstarts secondaries of itself (--secondary=N, "
+	       "given EAL arguments after it)\nthat arm, cancel and query "
+	       "its adapter. Needs hugepages.\n", prog);
+}
+
+int
+main(int argc, char **argv)
+{
+	char lcores[] = "--lcores=0@0,1@1", base[] = SWT_MP_BASE_VIRTADDR;
+	char mem[] = "-m", mem_mb[16];
+	char nopci[] = "--no-pci", vdev[] = "--vdev=event_dsw0";
+	char loglevel[] = "--log-level=lib.eal:error";
+	char prefix[96], huge[PATH_MAX + 16];
+	char *eal_argv[16];
+	const char *env;
+	int eal_argc = 0, ret;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	env = getenv("SWTIM_TEST_DRIVER");
+	if (env != NULL && env[0] != '\0')
+		swt_driver = env;
+	if (argc >= 2 && strcmp(argv[1], "--help") == 0) {
+		mp_usage(argv[0]);
+		return 0;
+	}
+	if (argc >= 2 && strncmp(argv[1], "--secondary=", 12) == 0) {
+		const struct rte_memzone *mz;
+
+		mp_owner_id = atoi(argv[1] + 12);
+		argv[1] = argv[0];
+		if (rte_eal_init(argc - 1, argv + 1) < 0 ||
+		    (mz = rte_memzone_lookup(MP_MZ_NAME)) == NULL) {
+			fprintf(stderr, "secondary: EAL or memzone: %s\n",
+				rte_strerror(rte_errno));
+			return 1;
+		}
+		mp = mz->addr;
+		mp->owners[mp_owner_id].status =
+			mp_secondary() == 0 ?
+			MP_PASSED : MP_FAILED;
+		/* The primary has what it needs; exit may be slow here. */
+		_exit(0);
+	}
+	if (argc != 2 || (strcmp(argv[1], "basic") != 0 &&
+			  strcmp(argv[1], "kill") != 0 &&
+			  strcmp(argv[1], "two") != 0 &&
+			  strcmp(argv[1], "dropin") != 0)) {
+		mp_usage(argv[0]);
+		return 2;
+	}
+	if (swt_hugepages_check(MP_MEM_MB, mp_huge_dir,
+				sizeof(mp_huge_dir)) != 0)
+		return 1;
+	snprintf(mp_prefix, sizeof(mp_prefix), "swtim_mp_%d", (int)getpid());
+	snprintf(prefix, sizeof(prefix), "--file-prefix=%s", mp_prefix);
+	snprintf(huge, sizeof(huge), "--huge-dir=%s", mp_huge_dir);
+	snprintf(mem_mb, sizeof(mem_mb), "%u", MP_MEM_MB);
+	eal_argv[eal_argc++] = argv[0];
+	eal_argv[eal_argc++] = lcores;
+	eal_argv[eal_argc++] = mem;
+	eal_argv[eal_argc++] = mem_mb;
+	eal_argv[eal_argc++] = nopci;
+	eal_argv[eal_argc++] = vdev;
+	eal_argv[eal_argc++] = loglevel;
+	eal_argv[eal_argc++] = prefix;
+	eal_argv[eal_argc++] = huge;
+	eal_argv[eal_argc++] = base;
+	eal_argv[eal_argc] = NULL;
+	if (rte_eal_init(eal_argc, eal_argv) < 0) {
+		fprintf(stderr, "FAIL: rte_eal_init: %s\n",
+			rte_strerror(rte_errno));
+		swt_hugepages_release(mp_huge_dir, mp_prefix);
+		return 1;
+	}
+	printf("test_mp %s: driver %s, prefix %s\n", argv[1], swt_driver,
+	       mp_prefix);
+	ret = mp_primary(argv[0], argv[1]);
+	rte_eal_cleanup();
+	swt_hugepages_release(mp_huge_dir, mp_prefix);
+	printf("%s\n", ret == 0 ? "PASS" : "FAIL");
+	return ret == 0 ? 0 : 1;
+}
