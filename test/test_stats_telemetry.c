@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <rte_eal.h>
+#include <rte_service.h>
 
 #include "swtim_test.h"
 
@@ -221,6 +222,39 @@ stats_tick_count_not_while_stopped(void)
 			   "round %u: %" PRIu64 " ticks counted in %" PRIu64,
 			   round, st.adapter_tick_count, ran);
 	}
+	return SWT_PASS;
+}
+
+/*
+ * Ticks count from a reset on: a service that has not run for a while
+ * (unmapped here) does not count the ticks before the reset as after it.
+ */
+static int
+stats_tick_count_from_reset(void)
+{
+	struct rte_event_timer_adapter_stats st;
+	struct swtim_adapter *a;
+	uint64_t t0, ran;
+	uint32_t sid;
+
+	a = mk_adapter(ID, false);
+	SWT_ASSERT(a != NULL, "adapter: %s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swt_service_map(a, SWT_SERVICE_LCORE));
+	SWT_ASSERT_OK(swtim_adapter_start(a));
+	SWT_ASSERT_OK(swtim_adapter_service_id_get(a, &sid));
+	SWT_ASSERT_OK(rte_service_map_lcore_set(sid, SWT_SERVICE_LCORE, 0));
+	/* 200 ticks the service does not see. */
+	swt_sleep_ms(200);
+	SWT_ASSERT_OK(swtim_adapter_stats_reset(a));
+	t0 = swt_now();
+	SWT_ASSERT_OK(rte_service_map_lcore_set(sid, SWT_SERVICE_LCORE, 1));
+	swt_sleep_ms(20);
+	SWT_ASSERT_OK(swtim_adapter_stats_get(a, &st));
+	ran = (swt_now() - t0) / swt_ns_to_cycles(TICK_NS);
+	SWT_ASSERT(st.adapter_tick_count <= ran + 1,
+		   "%" PRIu64 " ticks counted in %" PRIu64 " since the reset",
+		   st.adapter_tick_count, ran);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
 	return SWT_PASS;
 }
 
@@ -740,6 +774,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(stats_reset_zeroes),
 	SWT_CASE(stats_tick_count),
 	SWT_CASE(stats_tick_count_not_while_stopped),
+	SWT_CASE(stats_tick_count_from_reset),
 	SWT_CASE(json_selftest),
 	SWT_CASE(telemetry_list),
 	SWT_CASE(telemetry_info),

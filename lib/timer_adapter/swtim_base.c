@@ -25,6 +25,33 @@ swtim_base_of(const struct swtim_adapter *adapter)
 	return swtim_adapter_priv(adapter);
 }
 
+/*
+ * A tick is cut in up to 2^SWTIM_GRAIN_SHIFT_MAX grains, each of at least
+ * 2^SWTIM_GRAIN_MIN_BITS timer cycles (0.4 ms at 2.6 GHz: the service
+ * steps through no more than that many grains a second). A grain is a
+ * whole number of cycles, rounded up, so a timeout of n ticks placed as
+ * n << grain_shift grains is never shorter than n ticks and at most
+ * n * 2^-SWTIM_GRAIN_MIN_BITS ticks longer (the minimum grain bounds the
+ * rounding): less than what rounding the tick itself to cycles gives at
+ * the finest ticks. Ticks under twice the minimum grain are one grain.
+ */
+#define SWTIM_GRAIN_SHIFT_MAX 4u
+#define SWTIM_GRAIN_MIN_BITS 20u
+
+static void
+swtim_base_grain_init(struct swtim_base *base)
+{
+	unsigned int log2_tick = 63u - __builtin_clzll(base->tick_cycles);
+
+	base->grain_shift = log2_tick <= SWTIM_GRAIN_MIN_BITS ? 0 :
+		RTE_MIN(log2_tick - SWTIM_GRAIN_MIN_BITS,
+			SWTIM_GRAIN_SHIFT_MAX);
+	base->grain_cycles = (base->tick_cycles >> base->grain_shift) +
+		((base->tick_cycles & ((UINT64_C(1) << base->grain_shift) - 1))
+		 != 0);
+	base->grain_div = rte_reciprocal_value_u64(base->grain_cycles);
+}
+
 int
 swtim_base_init(struct swtim_base *base, struct swtim_adapter *adapter,
 		const struct rte_kvargs *args,
@@ -41,6 +68,7 @@ swtim_base_init(struct swtim_base *base, struct swtim_adapter *adapter,
 	base->socket = p->conf.socket_id;
 	base->tick_cycles = p->tick_cycles;
 	base->tick_div = rte_reciprocal_value_u64(base->tick_cycles);
+	swtim_base_grain_init(base);
 	base->start_cycles = rte_get_timer_cycles();
 	swtim_budget_init(&base->budget, p->conf.nb_timers);
 	swtim_poll_set_init(&base->polled);
@@ -72,6 +100,16 @@ swtim_base_budget_reclaim(struct swtim_base *base, uint32_t want)
 	uint32_t got;
 	unsigned int i;
 
+	/*
+	 * What the service gave back since the caller found avail empty
+	 * needs no lock: an adapter kept full (a producer retrying while
+	 * expiries free slots one enqueue at a time) would otherwise pay
+	 * every lane's lock on most of its arms.
+	 */
+	got = swtim_budget_take_avail(b, want);
+	if (got == want)
+		return got;
+	want -= got;
 	/* With every lock held no credit moves: what is not in avail now
 	 * is outstanding. */
 	for (i = 0; i < SWTIM_LANES_MAX; i++)
@@ -83,7 +121,7 @@ swtim_base_budget_reclaim(struct swtim_base *base, uint32_t want)
 		lane->credit = 0;
 	}
 	swtim_budget_give(b, held);
-	got = swtim_budget_take_avail(b, want);
+	got += swtim_budget_take_avail(b, want);
 	for (i = SWTIM_LANES_MAX; i-- > 0;)
 		rte_spinlock_unlock(&swtim_base_lane(base, i)->lock);
 	return got;
@@ -219,6 +257,14 @@ swtim_base_stats_reset(struct swtim_adapter *adapter)
 
 	for (i = 0; i < SWTIM_LANES_MAX; i++)
 		swtim_lane_stats_reset(&swtim_base_lane(base, i)->stats);
+	/*
+	 * Ticks count from now on: a service that has not run for a while
+	 * would otherwise count the ticks since its last run, before the
+	 * reset, as after it (DPDK's adapter_tick_resolution case saw 49 in
+	 * a second of 100 ms ticks).
+	 */
+	swtim_base_ticks_account(base,
+			swtim_base_tick_of(base, rte_get_timer_cycles()));
 	__atomic_store_n(&base->adapter_tick_count, 0, __ATOMIC_RELAXED);
 }
 

@@ -110,6 +110,16 @@ struct swtim_base {
 	uint64_t start_cycles;
 	/** Division by tick_cycles. */
 	struct rte_reciprocal_u64 tick_div;
+	/**
+	 * The grid the drivers place deadlines on and scan at: a tick cut
+	 * in 2^grain_shift grains (swtim_base_grain_init()), so that a
+	 * timer is due at most a grain, not a tick, after its exact
+	 * deadline wherever in a tick it was armed.
+	 */
+	uint64_t grain_cycles;
+	unsigned int grain_shift;
+	/** Division by grain_cycles. */
+	struct rte_reciprocal_u64 grain_div;
 	/** Timers armed and not yet cancelled or handed to the device. */
 	struct swtim_budget budget;
 	/** Lanes the service scans: only those ever armed into. */
@@ -163,22 +173,50 @@ swtim_base_tick_of(const struct swtim_base *base, uint64_t now)
 }
 
 /**
- * The first tick that starts at or after timer-cycle time now.
+ * The grain that contains timer-cycle time now.
  *
  * @param base
  *   The adapter's base.
  * @param now
  *   Timer cycles, not before the adapter's creation.
  * @return
- *   That tick.
+ *   Grains since the adapter was created.
  */
 static __rte_always_inline uint64_t
-swtim_base_tick_after(const struct swtim_base *base, uint64_t now)
+swtim_base_grain_of(const struct swtim_base *base, uint64_t now)
+{
+	return rte_reciprocal_divide_u64(now - base->start_cycles,
+					 &base->grain_div);
+}
+
+/**
+ * The first grain that starts at or after timer-cycle time now.
+ *
+ * @param base
+ *   The adapter's base.
+ * @param now
+ *   Timer cycles, not before the adapter's creation.
+ * @return
+ *   That grain.
+ */
+static __rte_always_inline uint64_t
+swtim_base_grain_after(const struct swtim_base *base, uint64_t now)
 {
 	return rte_reciprocal_divide_u64(now - base->start_cycles +
-					 base->tick_cycles - 1,
-					 &base->tick_div);
+					 base->grain_cycles - 1,
+					 &base->grain_div);
 }
+
+/**
+ * Count the ticks the adapter has moved through up to tick, once whoever
+ * sees them (the service's runs, a statistics reset). MT safe.
+ *
+ * @param base
+ *   The adapter's base.
+ * @param tick
+ *   swtim_base_tick_of() a time.
+ */
+void swtim_base_ticks_account(struct swtim_base *base, uint64_t tick);
 
 /**
  * Set the base up, in a driver's init, on the driver's zeroed adapter
@@ -216,8 +254,9 @@ void swtim_base_lanes_set(struct swtim_base *base, struct swtim_lane *first,
 /**
  * Reclaim every lane's credit and take up to want slots from the whole:
  * for an arm that found neither credit nor avail, before it refuses.
- * Takes every lane's lock, in lane order, so call it holding none (the
- * arming lane's dropped); that order is why no other path holds two.
+ * Takes what avail has gained meanwhile first; for the rest, every lane's
+ * lock, in lane order, so call it holding none (the arming lane's
+ * dropped); that order is why no other path holds two.
  *
  * @param base
  *   The base.

@@ -135,8 +135,7 @@ swtim_base_deadline(const struct swtim_base *base)
 	return next;
 }
 
-/* Count the ticks the adapter has moved through, once whoever sees them. */
-static void
+void
 swtim_base_ticks_account(struct swtim_base *base, uint64_t tick)
 {
 	uint64_t done = __atomic_load_n(&base->ticks_done, __ATOMIC_RELAXED);

@@ -20,10 +20,41 @@
 #include "swtim.h"
 #include "swtim_bench.h"
 
+/**
+ * DPDK's control calls of one implementation: librte_eventdev's (DPDK's
+ * adapter) or libswtim_dropin's (swtim behind DPDK's API). The fast path
+ * is DPDK's inline rte_event_timer_arm_burst() and friends for both.
+ */
+struct ta_dpdk_api {
+	struct rte_event_timer_adapter *(*create_ext)(
+		const struct rte_event_timer_adapter_conf *conf,
+		rte_event_timer_adapter_port_conf_cb_t conf_cb,
+		void *conf_arg);
+	int (*get_info)(const struct rte_event_timer_adapter *adapter,
+			struct rte_event_timer_adapter_info *adapter_info);
+	int (*start)(const struct rte_event_timer_adapter *adapter);
+	int (*stop)(const struct rte_event_timer_adapter *adapter);
+	int (*free)(struct rte_event_timer_adapter *adapter);
+	int (*service_id_get)(struct rte_event_timer_adapter *adapter,
+			      uint32_t *service_id);
+	int (*stats_get)(struct rte_event_timer_adapter *adapter,
+			 struct rte_event_timer_adapter_stats *stats);
+};
+
+/**
+ * libswtim_dropin's control calls, loaded from bench_opts.dropin the
+ * first time (RTLD_LOCAL: DPDK's own names stay librte_eventdev's), or
+ * NULL (error counted).
+ */
+const struct ta_dpdk_api *bench_dropin_api(void);
+
 /** One adapter of either kind. */
 struct tadapter {
-	const char *name;	/* "dpdk" or a swtim driver */
+	/* "dpdk", a swtim driver, or BENCH_DPDK_API_PREFIX and a driver */
+	const char *name;
+	/* Through DPDK's API, whose control calls api are. */
 	bool dpdk;
+	const struct ta_dpdk_api *api;
 	void *a;		/* struct rte_event_timer_adapter * or
 				 * struct swtim_adapter * */
 	uint32_t sid;
@@ -72,14 +103,22 @@ ta_cancel_burst(const struct tadapter *ta, struct rte_event_timer **t,
 extern const char *const bench_dist_names[BENCH_NB_DISTS];
 
 /**
- * Create and start an adapter: "dpdk" or a swtim driver's name, with
- * nb_timers. Its service is mapped to the stopped service lcore: nothing
+ * Create and start an adapter: "dpdk", a swtim driver's name, or
+ * BENCH_DPDK_API_PREFIX and a driver's name (created through
+ * libswtim_dropin, with SWTIM_DRIVER set to the driver), with nb_timers. Its service is mapped to the stopped service lcore: nothing
  * expires but what the bench runs. -1 (error counted) on failure.
  */
 int ta_create(struct tadapter *ta, const char *name, uint64_t nb_timers);
 
 /** Stop and free the adapter; nothing if none. */
 void ta_destroy(struct tadapter *ta);
+
+/**
+ * The implementation an adapter's figures are compared with: the native
+ * API of the same driver for BENCH_DPDK_API_PREFIX ones, DPDK's adapter
+ * for the others (NULL: none, or DPDK's adapter itself).
+ */
+const char *ta_ref(const struct tadapter *ta);
 
 /** The adapter's statistics. */
 int ta_stats(const struct tadapter *ta,

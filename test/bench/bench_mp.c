@@ -490,7 +490,7 @@ mp_report(const struct mp_run *r, bool shared)
 		bench_report_mp(r->ta->name, mp_case_names[kase],
 				bench_dist_names[r->dist], r->n, r->nb_prod,
 				r->ops, med, max, ovl, loops,
-				r->ta->dpdk || !bench_opts.dpdk ? NULL : "dpdk",
+				ta_ref(r->ta),
 				switched, shared);
 	}
 }

@@ -79,13 +79,34 @@ const char *const bench_dist_names[BENCH_NB_DISTS] = {
 	"equal", "random",
 };
 
+/* DPDK's adapter, through librte_eventdev's own names. */
+static const struct ta_dpdk_api ta_librte = {
+	.create_ext = rte_event_timer_adapter_create_ext,
+	.get_info = rte_event_timer_adapter_get_info,
+	.start = rte_event_timer_adapter_start,
+	.stop = rte_event_timer_adapter_stop,
+	.free = rte_event_timer_adapter_free,
+	.service_id_get = rte_event_timer_adapter_service_id_get,
+	.stats_get = rte_event_timer_adapter_stats_get,
+};
+
 int
 ta_stats(const struct tadapter *ta, struct rte_event_timer_adapter_stats *s)
 {
 	memset(s, 0, sizeof(*s));
 	if (ta->dpdk)
-		return rte_event_timer_adapter_stats_get(ta->a, s);
+		return ta->api->stats_get(ta->a, s);
 	return swtim_adapter_stats_get(ta->a, s);
+}
+
+const char *
+ta_ref(const struct tadapter *ta)
+{
+	if (ta->api == &ta_librte)
+		return NULL;
+	if (ta->dpdk)
+		return ta->name + strlen(BENCH_DPDK_API_PREFIX);
+	return bench_opts.dpdk ? "dpdk" : NULL;
 }
 
 static int
@@ -104,13 +125,12 @@ ta_destroy(struct tadapter *ta)
 	if (ta->a == NULL)
 		return;
 	if (ta->dpdk)
-		rte_event_timer_adapter_stop(ta->a);
+		ta->api->stop(ta->a);
 	else
 		swtim_adapter_stop(ta->a);
 	rte_service_runstate_set(ta->sid, 0);
 	rte_service_map_lcore_set(ta->sid, bench_env.service_lcore, 0);
-	if (ta->dpdk ? rte_event_timer_adapter_free(ta->a) :
-	    swtim_adapter_free(ta->a))
+	if (ta->dpdk ? ta->api->free(ta->a) : swtim_adapter_free(ta->a))
 		bench_error("%s: cannot free the adapter", ta->name);
 	ta->a = NULL;
 }
@@ -133,15 +153,28 @@ ta_create(struct tadapter *ta, const char *name, uint64_t nb_timers)
 
 	memset(ta, 0, sizeof(*ta));
 	ta->name = name;
-	ta->dpdk = strcmp(name, "dpdk") == 0;
+	if (strcmp(name, "dpdk") == 0) {
+		ta->api = &ta_librte;
+	} else if (strncmp(name, BENCH_DPDK_API_PREFIX,
+			   strlen(BENCH_DPDK_API_PREFIX)) == 0) {
+		ta->api = bench_dropin_api();
+		if (ta->api == NULL)
+			return -1;
+		/* The drop-in library reads its driver at each create. */
+		setenv("SWTIM_DRIVER", name + strlen(BENCH_DPDK_API_PREFIX),
+		       1);
+	}
+	ta->dpdk = ta->api != NULL;
 	if (ta->dpdk) {
-		ta->a = rte_event_timer_adapter_create_ext(&conf,
-				bench_port_cb, &bench_env.dpdk_port);
+		/* DPDK's adapter on its own port, swtim's on swtim's. */
+		ta->a = ta->api->create_ext(&conf, bench_port_cb,
+				ta->api == &ta_librte ? &bench_env.dpdk_port :
+				&bench_env.swtim_port);
 		if (ta->a == NULL)
 			goto fail_create;
-		ret = rte_event_timer_adapter_service_id_get(ta->a, &ta->sid);
+		ret = ta->api->service_id_get(ta->a, &ta->sid);
 		if (ret == 0)
-			ret = rte_event_timer_adapter_get_info(ta->a, &info);
+			ret = ta->api->get_info(ta->a, &info);
 	} else {
 		ta->a = swtim_adapter_create_with_driver(&conf, bench_port_cb,
 				&bench_env.swtim_port, name, NULL);
@@ -161,7 +194,7 @@ ta_create(struct tadapter *ta, const char *name, uint64_t nb_timers)
 	if (ret == 0)
 		ret = rte_service_runstate_set(ta->sid, 1);
 	if (ret == 0)
-		ret = ta->dpdk ? rte_event_timer_adapter_start(ta->a) :
+		ret = ta->dpdk ? ta->api->start(ta->a) :
 			swtim_adapter_start(ta->a);
 	if (ret != 0) {
 		bench_error("%s: cannot start the adapter: %d", name, ret);
@@ -687,7 +720,7 @@ run_expiry_case(const struct tadapter *ta, uint64_t n, enum bench_dist dist,
 	}
 	bench_dump(ta, "expiry", dist, n, (uint64_t)loops * n);
 	bench_report(ta->name, "expiry", bench_dist_names[dist], n, n, samples,
-		     loops, ta->dpdk || !bench_opts.dpdk ? NULL : "dpdk",
+		     loops, ta_ref(ta),
 		     preempted);
 	/*
 	 * All N fall due before the service runs, and the device holds
@@ -889,7 +922,7 @@ bench_impl_run(const char *name, uint64_t n, enum bench_dist dist,
 			goto out;
 		bench_report(name, tcase_names[tc], bench_dist_names[dist], n,
 			     bench_opts.step, samples, bench_opts.loops,
-			     ta.dpdk || !bench_opts.dpdk ? NULL : "dpdk",
+			     ta_ref(&ta),
 			     preempted);
 	}
 

@@ -416,7 +416,11 @@ bench_usage(const char *prog)
 "\n"
 "  --sizes=LIST        outstanding timers, e.g. 1k,64k,1M,4M (k = 1000,\n"
 "                      M = 1000000); default 1k,64k,1M\n"
-"  --drivers=LIST      swtim drivers; default skiplist,wheel\n"
+"  --drivers=LIST      swtim drivers, and dpdk-api-DRIVER: the driver\n"
+"                      through DPDK's API, created through the drop-in\n"
+"                      library (compared with the driver's own API);\n"
+"                      default skiplist,wheel,dpdk-api-wheel\n"
+"  --dropin=PATH       the drop-in library (default the build's)\n"
 "  --no-dpdk           skip DPDK's adapter and rte_mempool (no ratios)\n"
 "  --dists=LIST        timeout distributions: equal,random (default both)\n"
 "  --cases=LIST        timers,alloc,floor,mp (default timers,alloc,floor;\n"
@@ -558,7 +562,7 @@ enum {
 	OPT_SIZES = 256, OPT_DRIVERS, OPT_NO_DPDK, OPT_DISTS, OPT_CASES,
 	OPT_LOOPS, OPT_EXPIRY_LOOPS, OPT_STEP, OPT_TICK, OPT_MAX_TMO,
 	OPT_SEED, OPT_EVDEV, OPT_JSON, OPT_DETERMINISTIC, OPT_QUIET, OPT_HELP,
-	OPT_PRODUCERS, OPT_MP_OPS,
+	OPT_PRODUCERS, OPT_MP_OPS, OPT_DROPIN,
 };
 
 static int
@@ -593,6 +597,7 @@ bench_parse_opts(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "sizes", required_argument, NULL, OPT_SIZES },
 		{ "drivers", required_argument, NULL, OPT_DRIVERS },
+		{ "dropin", required_argument, NULL, OPT_DROPIN },
 		{ "no-dpdk", no_argument, NULL, OPT_NO_DPDK },
 		{ "dists", required_argument, NULL, OPT_DISTS },
 		{ "cases", required_argument, NULL, OPT_CASES },
@@ -629,7 +634,9 @@ bench_parse_opts(int argc, char **argv)
 	bench_opts.nb_sizes = 3;
 	bench_opts.drivers[0] = "skiplist";
 	bench_opts.drivers[1] = "wheel";
-	bench_opts.nb_drivers = 2;
+	bench_opts.drivers[2] = BENCH_DPDK_API_PREFIX "wheel";
+	bench_opts.nb_drivers = 3;
+	bench_opts.dropin = BENCH_DROPIN_PATH;
 	bench_opts.dpdk = true;
 	bench_opts.dists[BENCH_DIST_EQUAL] = true;
 	bench_opts.dists[BENCH_DIST_RANDOM] = true;
@@ -658,6 +665,9 @@ bench_parse_opts(int argc, char **argv)
 				bench_opts.drivers[bench_opts.nb_drivers++] =
 					tok;
 			}
+			break;
+		case OPT_DROPIN:
+			bench_opts.dropin = optarg;
 			break;
 		case OPT_NO_DPDK:
 			bench_opts.dpdk = false;

@@ -16,7 +16,8 @@
  * Files: swtim_bench.c (options, EAL, event device, report, JSON),
  * bench_timers.c (arm, cancel, expiry on both adapters), bench_mp.c (arm
  * and cancel from several producer lcores at once into one adapter),
- * bench_alloc.c (swtim's object recycler against rte_mempool).
+ * bench_alloc.c (swtim's object recycler against rte_mempool),
+ * bench_dropin.c (swtim through DPDK's API, for the dpdk-api- cases).
  */
 
 #include <stdbool.h>
@@ -64,6 +65,12 @@ enum bench_dist {
 	BENCH_NB_DISTS,
 };
 
+/**
+ * Prefix of a --drivers entry: that swtim driver through DPDK's API, on an
+ * adapter created through libswtim_dropin (bench_dropin.c).
+ */
+#define BENCH_DPDK_API_PREFIX "dpdk-api-"
+
 /** Options (after "--" on the command line). */
 struct bench_opts {
 	uint64_t sizes[BENCH_MAX_SIZES];
@@ -89,6 +96,8 @@ struct bench_opts {
 	bool deterministic;
 	bool quiet;		/**< no per-phase progress on stderr */
 	const char *evdev;	/**< event device name (--evdev) */
+	/** libswtim_dropin, for the dpdk-api- drivers (--dropin) */
+	const char *dropin;
 	const char *json;
 };
 

@@ -10,7 +10,7 @@
  * The skiplist driver: producer lcores insert timers straight into their
  * own lcore's librte_timer skiplist (one rte_timer_data instance per
  * adapter); each lcore's list is its lane (swtim_lane.h), which the
- * shared service (swtim_base.h) scans once per adapter tick, the
+ * shared service (swtim_base.h) scans once per grain of the adapter tick, the
  * expired timers' events going to the lane's buffer.
  *
  * Files: skl_ctrl.c (control path), skl_fastpath.c (arm, cancel,

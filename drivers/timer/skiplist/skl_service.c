@@ -4,7 +4,7 @@
 
 /*
  * The skiplist driver's lane ops: what the shared service (swtim_base.h)
- * calls for an lcore's list. A list is due once a tick has passed since
+ * calls for an lcore's list. A list is due once a grain has passed since
  * its last scan; its expired timers are taken off with
  * rte_timer_alt_manage() and turned into expiry events in the lane's
  * buffer, which is then offered to the device.
@@ -175,7 +175,9 @@ skl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
 	}
 }
 
-/* A list is due once a tick has passed since its last scan. */
+/* A list is due once a grain (swtim_base.h) has passed since its last
+ * scan: its timers' deadlines are exact, so they are at most a grain late,
+ * wherever in a tick they were armed. */
 bool
 skl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
 	     uint64_t now, uint64_t tick)
@@ -199,7 +201,7 @@ skl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
 
 	if (now < list->next_scan)
 		return false;
-	__atomic_store_n(&list->next_scan, now + base->tick_cycles,
+	__atomic_store_n(&list->next_scan, now + base->grain_cycles,
 			 __ATOMIC_RELAXED);
 	RTE_PER_LCORE(skl_scanned) = list;
 	rte_timer_alt_manage(skl->timer_data_id, &lcore, 1, skl_timer_expired);

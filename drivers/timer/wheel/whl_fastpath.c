@@ -31,14 +31,19 @@ whl_of(const struct swtim_adapter *adapter)
 	return swtim_adapter_priv(adapter);
 }
 
-/* The tick a timer armed at now_tick with timeout ticks is due at; one
- * past the last tick a 64-bit count reaches is never due. */
+/* The grain a timer armed at now_grain with a timeout of ticks adapter
+ * ticks is due at; one past the last grain a 64-bit count reaches is never
+ * due. */
 static __rte_always_inline uint64_t
-whl_expiry_of(uint64_t now_tick, uint64_t ticks)
+whl_expiry_of(const struct whl_adapter *whl, uint64_t now_grain,
+	      uint64_t ticks)
 {
+	unsigned int shift = whl->base.grain_shift;
 	uint64_t expiry;
 
-	if (unlikely(__builtin_add_overflow(now_tick, ticks, &expiry)))
+	if (unlikely(ticks > UINT64_MAX >> shift ||
+		     __builtin_add_overflow(now_grain, ticks << shift,
+					    &expiry)))
 		return UINT64_MAX;
 	return expiry;
 }
@@ -56,15 +61,16 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	struct whl_wheel *w = &whl->wheels[wheel_id];
 	unsigned int where;
 	uint16_t budget, done = 0, chunk, i;
-	uint64_t now_tick, tmo_expiry, cur;
+	uint64_t now_grain, tmo_expiry, cur;
 
 	swtim_poll_set_join(&whl->base.polled, wheel_id);
 	/*
-	 * Timers are due from the first tick that starts after now, so a
-	 * timer armed late in a tick still gets its whole timeout.
+	 * Timers are due from the first grain that starts after now, so a
+	 * timer armed late in a grain still gets its whole timeout, and is
+	 * at most a grain late.
 	 */
-	now_tick = swtim_base_tick_after(&whl->base, rte_get_timer_cycles());
-	tmo_expiry = whl_expiry_of(now_tick, tmo_ticks);
+	now_grain = swtim_base_grain_after(&whl->base, rte_get_timer_cycles());
+	tmo_expiry = whl_expiry_of(whl, now_grain, tmo_ticks);
 
 	rte_spinlock_lock(&w->lane.lock);
 	budget = swtim_credit_take(&whl->base.budget, &w->lane, nb);
@@ -80,8 +86,8 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	 * land on higher levels and be cascaded more often. Nothing on the
 	 * wheel is due before now, so the clock may skip to now.
 	 */
-	if (w->nb_armed == 0 && now_tick > w->cur + 1)
-		w->cur = now_tick - 1;
+	if (w->nb_armed == 0 && now_grain > w->cur + 1)
+		w->cur = now_grain - 1;
 	cur = w->cur;	/* only the service moves it, under the lock */
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, WHL_ARM_CHUNK);
@@ -91,7 +97,8 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 		for (i = 0; i < chunk; i++) {
 			struct rte_event_timer *evtim = evtims[done + i];
 			uint64_t expiry = tmo_ticks != 0 ? tmo_expiry :
-				whl_expiry_of(now_tick, evtim->timeout_ticks);
+				whl_expiry_of(whl, now_grain,
+					      evtim->timeout_ticks);
 
 			/* What a cancel reads first (without a lock), before
 			 * the state. */
@@ -270,7 +277,7 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 {
 	struct whl_adapter *whl = whl_of(adapter);
 	struct whl_wheel *w = NULL;
-	uint64_t elapsed, expiry = 0;
+	uint64_t elapsed, expiry = 0, grains;
 	bool ours = false;
 
 	/* Under the wheel's lock: the service sets a periodic timer's next
@@ -293,16 +300,18 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 	if (!ours)
 		return -EINVAL;
 	/*
-	 * Due when tick `expiry` starts; the ticks to that start, rounded
-	 * up, are the whole ticks still to begin: counted in ticks, not in
-	 * cycles, which for the longest timeouts would not fit in 64 bits.
+	 * Due when grain `expiry` starts; the grains to that start, in
+	 * ticks rounded up: counted in grains, not in cycles, which for the
+	 * longest timeouts would not fit in 64 bits.
 	 */
-	elapsed = swtim_base_tick_of(&whl->base, rte_get_timer_cycles());
-	*ticks_remaining = expiry > elapsed ? expiry - elapsed : 0;
+	elapsed = swtim_base_grain_of(&whl->base, rte_get_timer_cycles());
+	grains = expiry > elapsed ? expiry - elapsed : 0;
+	*ticks_remaining = (grains >> whl->base.grain_shift) +
+		((grains & ((UINT64_C(1) << whl->base.grain_shift) - 1)) != 0);
 	/*
-	 * The timer fires at a tick boundary up to one tick after its exact
-	 * deadline; right after arming that boundary can be timeout + 1
-	 * ticks away, but the timer has only timeout ticks to go.
+	 * The timer fires at a grain boundary up to one grain after its
+	 * exact deadline, so right after arming the count can be one over
+	 * the timeout; the timer has only timeout ticks to go.
 	 */
 	*ticks_remaining = RTE_MIN(*ticks_remaining, evtim->timeout_ticks);
 	return 0;

@@ -9,8 +9,12 @@
  * @file
  * The wheel driver: hierarchical timing wheels, one per producer lcore.
  *
- * Time is counted in adapter ticks from the moment the adapter was
- * created. Each wheel has WHL_LEVELS levels of WHL_SLOTS slots; level l
+ * Time is counted from the moment the adapter was created in grains, the
+ * adapter's tick cut in up to 16 (swtim_base.h; a tick under about a
+ * millisecond is one grain), so that a timer armed anywhere in a tick is
+ * due within a grain of its exact deadline: counted in whole ticks, one
+ * armed just after a tick began would be almost a tick late. The wheel's
+ * unit is the grain, and "tick" below means it. Each wheel has WHL_LEVELS levels of WHL_SLOTS slots; level l
  * slot s holds the timers whose expiry tick E has, in base WHL_SLOTS, digit
  * s at position l and agrees with the wheel's clock `cur` (the first tick
  * not yet processed) on every digit above l. So with the default 8 bits a

@@ -83,7 +83,8 @@ whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
 	rte_spinlock_lock(&w->lane.lock);
 	/* Drift-free: the next period counts from this expiry. */
 	for (i = 0; whl->base.periodic && i < delivered; i++)
-		due[i]->impl_opaque[0] += due[i]->timeout_ticks;
+		due[i]->impl_opaque[0] +=
+			due[i]->timeout_ticks << whl->base.grain_shift;
 	for (i = delivered; i < n; i++)
 		whl_wheel_link(whl, w, due[i]);
 	rte_spinlock_unlock(&w->lane.lock);
@@ -106,18 +107,26 @@ whl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
 	rte_spinlock_unlock(&w->lane.lock);
 }
 
-/* Something is due once the wheel's clock has reached the tick. */
+/*
+ * Something is due once the grain the wheel's clock is at has started
+ * (cur <= the grain of now, said without a division).
+ */
 bool
 whl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
 	     uint64_t now, uint64_t tick)
 {
 	const struct whl_wheel *w = whl_wheel_of(lane);
+	uint64_t start;
 
 	return __atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) != 0 &&
-		__atomic_load_n(&w->cur, __ATOMIC_RELAXED) <= tick;
+		!__builtin_mul_overflow(__atomic_load_n(&w->cur,
+							__ATOMIC_RELAXED),
+					base->grain_cycles, &start) &&
+		start <= now - base->start_cycles;
 }
 
-/* Expire what is due on a claimed wheel up to tick, a chunk at a time. */
+/* Expire what is due on a claimed wheel up to now's grain, a chunk at a
+ * time. */
 bool
 whl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
 	      struct swtim_port *port, uint64_t now, uint64_t tick)
@@ -125,11 +134,12 @@ whl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
 	struct whl_adapter *whl = whl_of_base(base);
 	struct whl_wheel *w = whl_wheel_of(lane);
 	struct rte_event_timer *due[WHL_EXPIRE_CHUNK];
+	const uint64_t grain = swtim_base_grain_of(base, now);
 	uint32_t n, delivered, expired = 0, sent = 0;
 
 	do {
 		rte_spinlock_lock(&w->lane.lock);
-		n = whl_wheel_expire(whl, w, tick, RTE_DIM(due), due);
+		n = whl_wheel_expire(whl, w, grain, RTE_DIM(due), due);
 		rte_spinlock_unlock(&w->lane.lock);
 		if (n == 0)
 			break;
@@ -145,24 +155,24 @@ whl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
 	return expired != 0 || sent != 0;
 }
 
-/* The start of the earliest tick at which the wheel has work. */
+/* The start of the earliest grain at which the wheel has work. */
 uint64_t
 whl_lane_next_deadline(const struct swtim_base *base,
 		       const struct swtim_lane *lane)
 {
 	struct whl_wheel *w = whl_wheel_of(lane);
-	uint64_t tick;
+	uint64_t grain;
 
 	if (__atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) == 0)
 		return UINT64_MAX;
 	rte_spinlock_lock(&w->lane.lock);
-	tick = whl_wheel_next_tick(w);
+	grain = whl_wheel_next_tick(w);
 	rte_spinlock_unlock(&w->lane.lock);
-	/* A timer is due once its tick has started; one too far ahead for
+	/* A timer is due once its grain has started; one too far ahead for
 	 * the clock is never due. */
-	if (tick == UINT64_MAX ||
-	    __builtin_mul_overflow(tick, base->tick_cycles, &tick) ||
-	    __builtin_add_overflow(tick, base->start_cycles, &tick))
+	if (grain == UINT64_MAX ||
+	    __builtin_mul_overflow(grain, base->grain_cycles, &grain) ||
+	    __builtin_add_overflow(grain, base->start_cycles, &grain))
 		return UINT64_MAX;
-	return tick;
+	return grain;
 }
