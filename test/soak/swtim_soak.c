@@ -389,6 +389,14 @@ soak_setup(void)
 	 * set up on its first create, is the application's. */
 	if (rte_timer_subsystem_init() != 0)
 		return -1;
+	/* So is swtim's adapter table, a memzone that the first lookup or
+	 * create reserves and that stays for the process's life (secondary
+	 * processes find the adapters through it): a lookup of an id that
+	 * does not exist reserves it before the heap is measured. */
+	if (swtim_adapter_lookup(0) != NULL) {
+		fprintf(stderr, "soak: adapter 0 exists before the soak\n");
+		return -1;
+	}
 	g.heap_before = soak_heap_bytes();
 	s->dev_id = dev.dev_id;
 	s->worker_port = SWT_WORKER_PORT;
