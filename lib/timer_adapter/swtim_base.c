@@ -245,6 +245,14 @@ swtim_base_stats_get(const struct swtim_adapter *adapter,
 
 	for (i = 0; i < SWTIM_LANES_MAX; i++)
 		swtim_lane_stats_add(stats, &swtim_base_lane(base, i)->stats);
+	/*
+	 * A started adapter has ticked up to now even where its service,
+	 * sharing a CPU, has not run since the last tick began: the count
+	 * must not hang on when the service last got the CPU.
+	 */
+	if (__atomic_load_n(&base->gate.open, __ATOMIC_ACQUIRE))
+		swtim_base_ticks_account((struct swtim_base *)(uintptr_t)base,
+				swtim_base_tick_of(base, rte_get_timer_cycles()));
 	stats->adapter_tick_count = __atomic_load_n(&base->adapter_tick_count,
 						    __ATOMIC_RELAXED);
 }
