@@ -315,8 +315,8 @@ swtim_adapter_service_id_get(struct swtim_adapter *adapter,
  * - ev_inv_count: events the device rejected as invalid;
  * - evtim_retry_count: expiry events that the device refused at their
  *   first attempt and that were kept to be retried;
- * - adapter_tick_count: adapter ticks begun while started, since create
- *   or the last reset, counted up to the moment of the call;
+ * - adapter_tick_count: adapter ticks begun since create or the last
+ *   reset, brought up to the moment of the call while started;
  * - evtim_drop_count: periodic expiry events skipped because no memory
  *   could be had to keep them while the device refused events (one-shot
  *   expiries are never dropped).
