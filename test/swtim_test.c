@@ -19,6 +19,7 @@
 
 #include <rte_eal.h>
 #include <rte_launch.h>
+#include <rte_malloc.h>
 #include <rte_service.h>
 
 #include "swtim_test.h"
@@ -816,4 +817,18 @@ swt_main(int argc, char **argv, const struct swt_case *cases,
 	}
 	ret = swt_run(cases, nb);
 	return swt_fini(ret);
+}
+
+uint64_t
+swt_heap_bytes(void)
+{
+	struct rte_malloc_socket_stats st;
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
+						&st) == 0)
+			sum += st.heap_allocsz_bytes;
+	return sum;
 }

@@ -385,4 +385,7 @@ int swt_hugepages_check(unsigned int mb, char *dir, size_t len);
  */
 void swt_hugepages_release(const char *dir, const char *prefix);
 
+/** Bytes allocated from the rte_malloc heaps of every socket. */
+uint64_t swt_heap_bytes(void);
+
 #endif /* SWTIM_TEST_H */

@@ -52,20 +52,6 @@
  * stops the search should something allocate without end. */
 #define MAX_ALLOCS	1000
 
-static uint64_t
-heap_bytes(void)
-{
-	struct rte_malloc_socket_stats st;
-	uint64_t sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < rte_socket_count(); i++)
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
-						&st) == 0)
-			sum += st.heap_allocsz_bytes;
-	return sum;
-}
-
 static struct rte_event_timer_adapter_conf
 conf(uint64_t flags)
 {
@@ -113,7 +99,7 @@ create_fails_cleanly(int port)
 	c.timer_adapter_id = ID;
 	ports0 = swt_evdev_port_count(swt_dev.dev_id);
 	for (n = 1; n <= MAX_ALLOCS; n++) {
-		heap = heap_bytes();
+		heap = swt_heap_bytes();
 		services = rte_service_get_count();
 		fault_alloc_arm(n, n, FAULT_ALLOC_ANY_LCORE);
 		rte_errno = 0;
@@ -130,9 +116,9 @@ create_fails_cleanly(int port)
 		SWT_ASSERT(rte_errno == ENOMEM, "allocation %" PRIu64
 			   " failed: %s", n, rte_strerror(rte_errno));
 		SWT_ASSERT_NULL_ERRNO(swtim_adapter_lookup(ID), ENOENT);
-		SWT_ASSERT(heap_bytes() == heap, "allocation %" PRIu64
+		SWT_ASSERT(swt_heap_bytes() == heap, "allocation %" PRIu64
 			   " failed: heap %+" PRId64 " bytes", n,
-			   (int64_t)(heap_bytes() - heap));
+			   (int64_t)(swt_heap_bytes() - heap));
 		SWT_ASSERT_EQ(rte_service_get_count(), services);
 		/* A port whose set-up failed stays, once: the next create
 		 * takes it (swtim_adapter_create()). */
@@ -268,13 +254,13 @@ service_round(uint64_t n, bool periodic, bool *fired)
 	uint32_t *seen = swt_calloc(nb, sizeof(*seen));
 	struct rte_event_timer_adapter_stats st;
 	unsigned int i, total = 0, starved;
-	uint64_t heap = heap_bytes(), armed;
+	uint64_t heap = swt_heap_bytes(), armed;
 	struct swtim_adapter *a;
 
 	SWT_ASSERT(t != NULL && seen != NULL, "no memory");
 	/* librte_timer's state is the application's, set up once. */
 	SWT_ASSERT(rte_timer_subsystem_init() != -ENOMEM, "librte_timer");
-	heap = heap_bytes();
+	heap = swt_heap_bytes();
 	a = swt_adapter_create(&c, APP_PORT);
 	SWT_ASSERT(a != NULL, "%s", rte_strerror(rte_errno));
 	SWT_ASSERT_OK(swt_adapter_start(a));
@@ -317,8 +303,8 @@ service_round(uint64_t n, bool periodic, bool *fired)
 	if (!periodic)
 		SWT_ASSERT_EQ(st.ev_enq_count, nb);
 	SWT_ASSERT_OK(swtim_adapter_free(a));
-	SWT_ASSERT(heap_bytes() == heap, "heap %+" PRId64 " bytes after free",
-		   (int64_t)(heap_bytes() - heap));
+	SWT_ASSERT(swt_heap_bytes() == heap, "heap %+" PRId64 " bytes after free",
+		   (int64_t)(swt_heap_bytes() - heap));
 	return SWT_PASS;
 }
 

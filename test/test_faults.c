@@ -123,20 +123,6 @@ rte_event_dev_start(uint8_t dev_id)
 
 /* ---- helpers ---- */
 
-static uint64_t
-heap_bytes(void)
-{
-	struct rte_malloc_socket_stats st;
-	uint64_t sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < rte_socket_count(); i++)
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
-						&st) == 0)
-			sum += st.heap_allocsz_bytes;
-	return sum;
-}
-
 static uint32_t
 dev_started(void)
 {
@@ -170,7 +156,7 @@ create_refused(enum dev_call call, struct swtim_adapter *bystander)
 		swt_conf(ID, TICK_NS, MAX_TMO_NS, 100, 0);
 	uint32_t services = rte_service_get_count();
 	uint32_t ports = swt_evdev_port_count(swt_dev.dev_id);
-	uint64_t heap = heap_bytes();
+	uint64_t heap = swt_heap_bytes();
 
 	printf("    %s fails\n", dev_call_names[call]);
 	dev_fail[call] = 1;
@@ -190,8 +176,8 @@ create_refused(enum dev_call call, struct swtim_adapter *bystander)
 		SWT_ASSERT_EQ(dev_started(), 0);
 		SWT_ASSERT_OK(rte_event_dev_start(swt_dev.dev_id));
 	} else {
-		SWT_ASSERT(heap_bytes() == heap, "heap %+" PRId64 " bytes",
-			   (int64_t)(heap_bytes() - heap));
+		SWT_ASSERT(swt_heap_bytes() == heap, "heap %+" PRId64 " bytes",
+			   (int64_t)(swt_heap_bytes() - heap));
 		SWT_ASSERT_EQ(dev_started(), 1);
 	}
 	/* The device works: an adapter on it still delivers. */
