@@ -245,20 +245,6 @@ soak_opts_parse(int argc, char **argv, struct soak_opts *o)
 /* ---- heap and RSS ---- */
 
 static uint64_t
-soak_heap_bytes(void)
-{
-	struct rte_malloc_socket_stats st;
-	unsigned int i;
-	uint64_t sum = 0;
-
-	for (i = 0; i < rte_socket_count(); i++)
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
-						&st) == 0)
-			sum += st.heap_allocsz_bytes;
-	return sum;
-}
-
-static uint64_t
 soak_rss_bytes(void)
 {
 	unsigned long size = 0, resident = 0;
@@ -397,7 +383,7 @@ soak_setup(void)
 		fprintf(stderr, "soak: adapter 0 exists before the soak\n");
 		return -1;
 	}
-	g.heap_before = soak_heap_bytes();
+	g.heap_before = swt_heap_bytes();
 	s->dev_id = dev.dev_id;
 	s->worker_port = SWT_WORKER_PORT;
 	s->steady = g.o.steady;
@@ -433,7 +419,7 @@ soak_setup(void)
 static void
 soak_sample(void)
 {
-	g.heap_now = soak_heap_bytes();
+	g.heap_now = swt_heap_bytes();
 	g.rss_now = soak_rss_bytes();
 	if (!g.warm)
 		return;
@@ -446,7 +432,7 @@ soak_warm_up_ends(void)
 {
 	g.warm = true;
 	g.warm_at = rte_get_timer_cycles();
-	g.heap_base = g.heap_max = soak_heap_bytes();
+	g.heap_base = g.heap_max = swt_heap_bytes();
 	g.rss_base = g.rss_max = soak_rss_bytes();
 	printf("soak: warm-up over after %.0f s: heap %" PRIu64 " bytes, "
 	       "rss %" PRIu64 " MiB\n", (double)(g.warm_at - g.start) / g.hz,
@@ -1003,7 +989,7 @@ soak_teardown(void)
 	}
 	rte_ring_free(g.s.cancels);
 	rte_ring_free(g.s.quarantine);
-	heap = soak_heap_bytes();
+	heap = swt_heap_bytes();
 	printf("soak: adapters freed: heap %" PRIu64 " bytes, %" PRIu64
 	       " before they were created\n", heap, g.heap_before);
 	if (!ok || heap != g.heap_before) {
