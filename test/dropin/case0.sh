@@ -1,20 +1,50 @@
-#!/bin/bash
+#!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The swtim authors
-# case0.sh WHO LCORES [N]: run dpdk-test's event_timer_adapter_test until its
-# case 0 (test_timer_state) reports, N times; print the results.
-who=$1 lcores=$2 n=${3:-5}
-pre=$PWD/build/lib/dropin/libswtim_dropin.so
-for i in $(seq $n); do
+#
+#   case0.sh swtim|dpdk LCORES [N]
+#
+# Runs dpdk-test's event_timer_adapter_test with libswtim_dropin preloaded
+# (build/ of the current directory) under the EAL lcore mapping LCORES,
+# N times (default 5), each until its case 0, test_timer_state, reports;
+# prints that case's result, its failed assertion line and who served the
+# adapters. "dpdk" hands every adapter to DPDK's own implementation
+# (SWTIM_DPDK_ADAPTER=all). The evidence it gave is in README.md.
+
+set -uo pipefail
+
+case ${1:-} in
+swtim) who_env=() ;;
+dpdk) who_env=(SWTIM_DPDK_ADAPTER=all) ;;
+*) echo "usage: $0 swtim|dpdk LCORES [N]" >&2; exit 2 ;;
+esac
+who=$1
+lcores=${2:?usage: $0 swtim|dpdk LCORES [N]}
+n=${3:-5}
+preload=$PWD/build/lib/dropin/libswtim_dropin.so
+[ -e "$preload" ] || { echo "no $preload: build first" >&2; exit 1; }
+
+for _ in $(seq "$n"); do
 	log=$(mktemp)
-	if [ "$who" = dpdk ]; then env=SWTIM_DPDK_ADAPTER=all; else env=X=1; fi
-	env $env DPDK_TEST=event_timer_adapter_test LD_PRELOAD=$pre \
-	timeout 60 dpdk-test --no-huge -m 1024 --no-pci --no-shconf \
-	 --file-prefix=case0_$$ --lcores="$lcores" -s 0x2 --log-level=swtim:debug \
-	 --log-level=lib.eal:debug </dev/null >$log 2>&1 &
+	# Line-buffered stdout, so that the case's result line reaches the log
+	# before the run is cut short.
+	env "${who_env[@]}" DPDK_TEST=event_timer_adapter_test \
+		LD_PRELOAD="$preload" stdbuf -oL \
+		timeout 60 dpdk-test --no-huge -m 1024 --no-pci --no-shconf \
+		--file-prefix="case0_$$" --lcores="$lcores" -s 0x2 \
+		--log-level=swtim:debug --log-level=lib.eal:debug \
+		</dev/null >"$log" 2>&1 &
 	pid=$!
-	for t in $(seq 300); do grep -q "TestCase \[ *0\]" $log && break; sleep 0.1; done
-	kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null
-	echo "$who $lcores: $(grep -o 'TestCase \[ *0\] : [a-z_]* [a-z]*' $log) $(grep -o 'line [0-9]* failed' $log | head -1) served: $(grep -c "swtim driver" $log) swtim, $(grep -c "DPDK's own" $log) dpdk"
-	rm -f $log
+	for _ in $(seq 300); do
+		grep -q "TestCase \[ *0\]" "$log" && break
+		sleep 0.1
+	done
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	echo "$who $lcores:" \
+		"$(grep -o 'TestCase \[ *0\] : [a-z_]* [a-z]*' "$log")" \
+		"$(grep -o 'line [0-9]* failed' "$log" | head -1);" \
+		"adapters: $(grep -c "dropin_create(): adapter .*: swtim driver" "$log") by swtim," \
+		"$(grep -c "dropin_create(): adapter .*: DPDK's own" "$log") by DPDK"
+	rm -f "$log"
 done
