@@ -382,7 +382,10 @@ stop_with_two_service_lcores(void)
 
 /*
  * Free with every place taken: the timers are released (CANCELED), and
- * an adapter created again with the same id has all its places.
+ * an adapter created again with the same id has all its places. Half
+ * share one timeout (one slot, several blocks of it), half are spread
+ * over the whole range (many slots, more than one wheel level): free
+ * must find them wherever they are.
  */
 static int
 free_outstanding_then_recreate(void)
@@ -395,6 +398,8 @@ free_outstanding_then_recreate(void)
 
 	SWT_ASSERT(t != NULL && p != NULL, "alloc");
 	init_all(t, nb + 1, FAR_TICKS);
+	for (i = nb / 2; i < nb; i++)
+		t[i].timeout_ticks = 100 + (i - nb / 2) * 97;
 	for (r = 0; r < rounds; r++) {
 		a = mk_adapter(ID, nb, true);
 		SWT_ASSERT(a != NULL, "round %u: %s", r,
