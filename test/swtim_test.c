@@ -832,3 +832,15 @@ swt_heap_bytes(void)
 			sum += st.heap_allocsz_bytes;
 	return sum;
 }
+
+pid_t
+swt_self_spawn(char *const argv[])
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	return pid;
+}

@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -387,5 +388,17 @@ void swt_hugepages_release(const char *dir, const char *prefix);
 
 /** Bytes allocated from the rte_malloc heaps of every socket. */
 uint64_t swt_heap_bytes(void);
+
+/**
+ * Run this program again, as a child process: how the multi-process
+ * tests and benchmarks start their secondaries (a fork alone would
+ * inherit the primary's EAL).
+ *
+ * @param argv
+ *   The child's arguments, argv[0] included, NULL-terminated.
+ * @return
+ *   The child's pid, or -1 (errno set) if there is no child.
+ */
+pid_t swt_self_spawn(char *const argv[]);
 
 #endif /* SWTIM_TEST_H */

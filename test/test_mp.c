@@ -525,18 +525,12 @@ mp_secondary_start(const char *self, unsigned int owner)
 		(char *)(uintptr_t)"--proc-type=secondary",
 		(char *)(uintptr_t)"--no-pci",
 		(char *)(uintptr_t)"--log-level=lib.eal:error", NULL };
-	pid_t pid;
 
 	snprintf(role, sizeof(role), "--secondary=%u", owner);
 	snprintf(prefix, sizeof(prefix), "--file-prefix=%s", mp_prefix);
 	/* Lcore ids of its own: 4 and 5, both CPUs. */
 	snprintf(lcores, sizeof(lcores), "--lcores=%u@(0-1)", 4 + owner);
-	pid = fork();
-	if (pid == 0) {
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	return pid;
+	return swt_self_spawn(argv);
 }
 
 /* Check one event and count it; -1 on a failed check. */

@@ -208,15 +208,9 @@ bp_secondary_start(const char *prefix)
 		(char *)(uintptr_t)"--proc-type=secondary",
 		(char *)(uintptr_t)"--no-pci",
 		(char *)(uintptr_t)"--log-level=lib.eal:error", NULL };
-	pid_t pid;
 
 	snprintf(pfx, sizeof(pfx), "--file-prefix=%s", prefix);
-	pid = fork();
-	if (pid == 0) {
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	return pid;
+	return swt_self_spawn(argv);
 }
 
 static int
