@@ -35,6 +35,12 @@
 /* Generous: the backlog drains through a device that takes 512 at once. */
 #define DELIVER_MS	5000
 #define ID		8
+/*
+ * backlog_bounded: timers due at once, and how much the heap may grow for
+ * them; buffering every event would take 16 bytes each (1 MiB).
+ */
+#define BACKLOG_TIMERS	60000
+#define BACKLOG_HEAP_MAX	(512 * 1024)
 #define TAG		UINT64_C(0xb9e5000000000000)
 #define TAG_MASK	UINT64_C(0xffff000000000000)
 
@@ -564,6 +570,83 @@ cancel_while_blocked(const struct swt_evdev *dev)
 	return SWT_PASS;
 }
 
+/*
+ * A backlog far larger than a device burst, all due at once when the
+ * service comes back: n timers fall due while the adapter is stopped
+ * (as when the service is held up), and once it starts, the device
+ * refuses all but its first few hundred. The adapter must not buffer
+ * them all (the heap grows by less than BACKLOG_HEAP_MAX: what has not
+ * been turned into an event waits where it was, or in a queue made of
+ * the timers themselves), and a timer past its deadline whose event is
+ * not built yet is still armed: cancelling it succeeds, and it is never
+ * delivered. Every other timer arrives once the worker dequeues again.
+ */
+static int
+backlog_bounded(const struct swt_evdev *dev)
+{
+	const unsigned int n = BACKLOG_TIMERS;
+	struct swtim_adapter *a = mk_adapter(dev, n, 0);
+	struct rte_event_timer *t = swt_timers(n);
+	struct rte_event_timer **p = swt_timer_ptrs(t, n);
+	uint32_t *seen = swt_calloc(n, sizeof(*seen));
+	bool *cancelled = swt_calloc(n, sizeof(*cancelled));
+	unsigned int i, total = 0, nb_cancelled = 0, delivered_first = 0;
+	uint64_t heap_armed, heap_due;
+
+	SWT_ASSERT(a != NULL && t != NULL && p != NULL && seen != NULL &&
+		   cancelled != NULL, "setup: %s", rte_strerror(rte_errno));
+	for (i = 0; i < n; i++)
+		swt_timer_init(&t[i], SWT_Q_PARALLEL, TAG | i, 50);
+	SWT_ASSERT_BURST(swtim_arm_burst(a, p, n), n, 0);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	swt_sleep_ms(100);
+	heap_armed = swt_heap_bytes();
+	/* All due at once; the worker looks away, the device fills up. */
+	SWT_ASSERT_OK(swtim_adapter_start(a));
+	pause_until_refused(a);
+	swt_sleep_ms(100);
+	heap_due = swt_heap_bytes();
+	printf("    heap +%" PRId64 " bytes with %u timers due\n",
+	       (int64_t)(heap_due - heap_armed), n);
+	SWT_ASSERT(heap_due < heap_armed + BACKLOG_HEAP_MAX, "the heap grew "
+		   "by %" PRIu64 " bytes for a backlog of %u",
+		   heap_due - heap_armed, n);
+	/* Every third: cancelled, unless its event was built already. */
+	for (i = 0; i < n; i += 3) {
+		while (swtim_cancel(a, &t[i]) != 1 && rte_errno == EAGAIN)
+			rte_pause();
+		if (t[i].state == RTE_EVENT_TIMER_CANCELED) {
+			cancelled[i] = true;
+			nb_cancelled++;
+		} else {
+			SWT_ASSERT_EQ(t[i].state, RTE_EVENT_TIMER_NOT_ARMED);
+			delivered_first++;
+		}
+	}
+	printf("    %u cancelled past their deadline, %u had their event "
+	       "built\n", nb_cancelled, delivered_first);
+	SWT_ASSERT(nb_cancelled >= n / 6, "only %u of %u due timers could "
+		   "be cancelled: the rest were buffered", nb_cancelled,
+		   (n + 2) / 3);
+	SWT_ASSERT_OK(receive(dev, t, seen, n, true, n - nb_cancelled,
+			      DELIVER_MS, &total));
+	SWT_ASSERT_EQ(total, n - nb_cancelled);
+	SWT_ASSERT_EQ(swt_drain(dev, 50), 0);
+	for (i = 0; i < n; i++)
+		SWT_ASSERT(cancelled[i] ? seen[i] == 0 : seen[i] == 1,
+			   "timer %u (%s) delivered %u times", i,
+			   cancelled[i] ? "cancelled" : "not cancelled",
+			   seen[i]);
+	SWT_ASSERT_OK(swtim_adapter_stop(a));
+	return check_stats(a, total);
+}
+
+static int
+backlog_bounded_dsw(void)
+{
+	return backlog_bounded(&swt_dev);
+}
+
 static int
 cancel_while_blocked_dsw(void)
 {
@@ -640,6 +723,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(free_while_blocked_added_port_sw),
 	SWT_CASE(cancel_while_blocked_dsw),
 	SWT_CASE(cancel_while_blocked_sw),
+	SWT_CASE(backlog_bounded_dsw),
 	SWT_CASE(stall_warning_dsw),
 	SWT_CASE(stall_restart_dsw),
 };

@@ -125,12 +125,26 @@ skl_waiting_drop(struct swtim_base *base, uintptr_t tag)
 	skl_timer_reclaim(&((struct skl_timer *)tag)->tim, NULL);
 }
 
+/* The timers of a list's overflow queue are on no list either. */
+static void
+skl_overflow_drop(struct skl_list *list)
+{
+	struct skl_timer *t;
+
+	for (t = list->overflow_head; t != NULL; t = t->free_next)
+		skl_timer_reclaim(&t->tim, NULL);
+	list->overflow_head = NULL;
+	list->overflow_tail = NULL;
+}
+
 static void
 skl_teardown(struct swtim_base *base)
 {
 	struct skl_adapter *skl = skl_of_base(base);
 	uint32_t i;
 
+	for (i = 0; i < SWTIM_LANES_MAX; i++)
+		skl_overflow_drop(&skl->lists[i]);
 	if (skl->timer_data_id != UINT32_MAX) {
 		for (i = 0; i < base->polled.count; i++) {
 			unsigned int lcore = base->polled.ids[i];

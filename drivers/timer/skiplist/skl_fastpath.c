@@ -219,6 +219,20 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 		if (likely(__atomic_compare_exchange_n(&t->owner, &expected,
 				0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))) {
 			skl_timer_stop_wait(skl, t);
+		} else if (expected == ((uintptr_t)evtim | SKL_OWNER_QUEUED) &&
+			   __atomic_compare_exchange_n(&t->owner, &expected,
+				SKL_OWNER_QUEUED, false, __ATOMIC_ACQ_REL,
+				__ATOMIC_ACQUIRE)) {
+			/*
+			 * Expired, waiting in an overflow queue for room in
+			 * its list's buffer, its event not built: cancelled
+			 * here; the scan that takes the object out of the
+			 * queue sends it home (skl_overflow_drain()).
+			 */
+			__atomic_store_n(&evtim->state,
+					 RTE_EVENT_TIMER_CANCELED,
+					 __ATOMIC_RELEASE);
+			continue;
 		} else if (skl->base.periodic &&
 			   expected == ((uintptr_t)evtim | SKL_OWNER_BUSY)) {
 			err = skl_cancel_waiting(skl, t, evtim);
@@ -283,8 +297,10 @@ skl_remaining_ticks_get(const struct swtim_adapter *adapter,
 			return 0;
 		}
 		/* A periodic timer whose event waits for the device is
-		 * not on a list: its next period is due at next_expire. */
-		expire = skl->base.periodic && (owner & SKL_OWNER_BUSY) ?
+		 * not on a list: its next period is due at next_expire
+		 * (a queued one's, its deadline past, is this period's). */
+		expire = skl->base.periodic &&
+			(owner & (SKL_OWNER_BUSY | SKL_OWNER_QUEUED)) ?
 			__atomic_load_n(&t->next_expire, __ATOMIC_RELAXED) :
 			__atomic_load_n(&t->tim.expire, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);

@@ -23,6 +23,11 @@
  *   evtim | ARMING   being armed: its rte_timer may not be on a list yet
  *   evtim            armed, idle
  *   evtim | BUSY     the service is turning it into an expiry event
+ *   evtim | QUEUED   expired while its list's buffer was full: off every
+ *                    list, in the list's overflow queue, its event not
+ *                    built yet
+ *   QUEUED           the same, cancelled: the scan that takes it out of
+ *                    the queue sends the object home
  *   0                free (never armed, expired, or cancelled)
  *
  * An arm publishes evtim|ARMING (and the state ARMED, before the timer
@@ -39,7 +44,9 @@
  * back to evtim. A cancel meanwhile takes the event back out of the
  * buffer, under the list's scan claim (EAGAIN while a service run has
  * the list), so that none that succeeds leaves an event of its timer to
- * be enqueued later. Cancel reads
+ * be enqueued later. A cancel of a queued timer moves evtim|QUEUED ->
+ * QUEUED and leaves the object where it is: it is cancelled at once,
+ * without the list's claim, and the queue keeps its links. Cancel reads
  * its object from the event timer, which may be stale if the object was
  * recycled for another event timer meanwhile: the CAS then fails because
  * owner names the other timer, and the stale object is left alone.
@@ -74,17 +81,33 @@
 #define SKL_OWNER_BUSY ((uintptr_t)1)
 /* Set in skl_timer.owner while an arm puts the timer on its list. */
 #define SKL_OWNER_ARMING ((uintptr_t)2)
+/* Set in skl_timer.owner while the timer waits in an overflow queue. */
+#define SKL_OWNER_QUEUED ((uintptr_t)4)
 /* The event timer an owner word names (event timers are 64-byte
  * aligned: the low bits are free for the flags). */
 #define SKL_OWNER_EVTIM(owner) \
-	((owner) & ~(SKL_OWNER_BUSY | SKL_OWNER_ARMING))
+	((owner) & ~(SKL_OWNER_BUSY | SKL_OWNER_ARMING | SKL_OWNER_QUEUED))
+
+/*
+ * Most events a list's buffer holds. A scan of a librte_timer list takes
+ * everything due on it at once, however much that is (after the service
+ * was held up for minutes, millions); what does not fit waits in the
+ * list's overflow queue, linked through the timer objects, so that a
+ * backlog costs no memory beyond the objects it already has. 8192 events
+ * (192 KiB with the tags) are several device bursts: the service refills
+ * the buffer from the queue as the device takes them.
+ */
+#define SKL_EVBUF_CAP 8192
 
 /** A timer object: the rte_timer and who owns it. */
 struct skl_timer {
 	struct rte_timer tim;
 	/** Event timer it is armed for, see the file comment. */
 	uintptr_t owner;
-	/** Link in the service's list of objects to send home. */
+	/**
+	 * Link in the service's list of objects to send home, or in a
+	 * list's overflow queue (never both at once).
+	 */
 	struct skl_timer *free_next;
 	/** Lcore whose recycler cache it came from. */
 	uint16_t home;
@@ -100,7 +123,10 @@ struct skl_timer {
 	uint64_t next_expire;
 	/** Periodic timers: the period in timer cycles. */
 	uint64_t period;
-	/** Periodic timers: the list whose buffer holds its waiting event. */
+	/**
+	 * The list that expired it last: whose buffer holds its waiting
+	 * event (periodic timers), or whose overflow queue holds it.
+	 */
 	uint16_t waiting_list;
 };
 
@@ -115,6 +141,13 @@ struct skl_list {
 	uint64_t next_scan;
 	/* Objects of timers expired in the running scan. */
 	struct skl_timer *free_list;
+	/*
+	 * Timers expired while the buffer held SKL_EVBUF_CAP events, oldest
+	 * first (owner evtim|QUEUED, or QUEUED once cancelled). Non-empty
+	 * means the list is due: the next scan moves them into the buffer
+	 * before it expires anything new.
+	 */
+	struct skl_timer *overflow_head, *overflow_tail;
 } __rte_cache_aligned;
 
 /** The driver's per-adapter data. */

@@ -42,6 +42,94 @@ skl_periodic_rearm(struct skl_adapter *skl, struct skl_timer *t,
 			SINGLE, lcore, NULL, skl) == 0);
 }
 
+/*
+ * Turn timer t, BUSY for event timer evtim, into its expiry event at the
+ * tail of the list's buffer, in which the caller made room for one.
+ */
+static void
+skl_event_put(struct skl_adapter *skl, struct skl_list *list,
+	      struct skl_timer *t, struct rte_event_timer *evtim)
+{
+	struct rte_event *ev = swtim_evbuf_at(&list->lane.evbuf, 0);
+
+	*ev = evtim->ev;
+	ev->event_type = RTE_EVENT_TYPE_TIMER;
+	ev->op = RTE_EVENT_OP_NEW;
+	if (skl->base.periodic)
+		*swtim_evbuf_tag_at(&list->lane.evbuf, 0) = (uintptr_t)t;
+	swtim_evbuf_commit(&list->lane.evbuf, 1);
+	list->lane.stats.evtim_exp_count++;
+
+	if (skl->base.periodic) {
+		/* Stays BUSY, off its list, until the device has the event
+		 * (skl_periodic_resume()) or a cancel takes it back. Drift-free:
+		 * the next period counts from this one's deadline. */
+		t->next_expire = skl_cycles_add(t->next_expire, t->period);
+		return;
+	}
+	/* NOT_ARMED before the event can be dequeued: the application may
+	 * re-arm at once. The object is sent home only after
+	 * rte_timer_alt_manage() has let go of it. */
+	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_NOT_ARMED,
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&t->owner, 0, __ATOMIC_RELEASE);
+	t->free_next = list->free_list;
+	list->free_list = t;
+}
+
+/* Queue t, BUSY for evtim, behind the list's full buffer. */
+static void
+skl_overflow_push(struct skl_list *list, struct skl_timer *t,
+		  struct rte_event_timer *evtim)
+{
+	t->free_next = NULL;
+	if (list->overflow_head == NULL)
+		__atomic_store_n(&list->overflow_head, t, __ATOMIC_RELAXED);
+	else
+		list->overflow_tail->free_next = t;
+	list->overflow_tail = t;
+	/* Last: from here on a cancel may have it (skl_cancel_burst()). */
+	__atomic_store_n(&t->owner, (uintptr_t)evtim | SKL_OWNER_QUEUED,
+			 __ATOMIC_RELEASE);
+}
+
+/*
+ * Move queued timers into the buffer while it has room for them, oldest
+ * first; those cancelled while queued go home instead. Returns whether
+ * anything left the queue.
+ */
+static bool
+skl_overflow_drain(struct skl_adapter *skl, struct skl_list *list)
+{
+	struct skl_timer *t;
+	bool moved = false;
+	uintptr_t owner;
+
+	while ((t = list->overflow_head) != NULL &&
+	       swtim_evbuf_count(&list->lane.evbuf) < SKL_EVBUF_CAP &&
+	       swtim_evbuf_reserve(&list->lane.evbuf, 1)) {
+		__atomic_store_n(&list->overflow_head, t->free_next,
+				 __ATOMIC_RELAXED);
+		moved = true;
+		owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
+		/* Against a cancel's evtim|QUEUED -> QUEUED. */
+		if (owner != SKL_OWNER_QUEUED &&
+		    __atomic_compare_exchange_n(&t->owner, &owner,
+				SKL_OWNER_EVTIM(owner) | SKL_OWNER_BUSY, false,
+				__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			skl_event_put(skl, list, t,
+				(struct rte_event_timer *)SKL_OWNER_EVTIM(owner));
+			continue;
+		}
+		/* Cancelled while queued: nobody else has it. */
+		RTE_VERIFY(owner == SKL_OWNER_QUEUED);
+		__atomic_store_n(&t->owner, 0, __ATOMIC_RELEASE);
+		t->free_next = list->free_list;
+		list->free_list = t;
+	}
+	return moved;
+}
+
 /* Called by rte_timer_alt_manage() for each expired timer. */
 static void
 skl_timer_expired(struct rte_timer *tim)
@@ -52,17 +140,15 @@ skl_timer_expired(struct rte_timer *tim)
 	uintptr_t owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
 	struct rte_event_timer *evtim =
 		(struct rte_event_timer *)SKL_OWNER_EVTIM(owner);
-	struct rte_event *ev;
 
 	/*
-	 * Before the owner turns BUSY: a cancel that sees BUSY looks for
-	 * the event in this list's buffer, under this list's claim, which
-	 * this scan holds until the event is there or the timer is ours
-	 * no more. (Written even if a cancel wins below: it waits for us.)
+	 * Before the owner turns BUSY: a cancel that sees BUSY or QUEUED
+	 * looks for the timer in this list's buffer or queue, under this
+	 * list's claim, which this scan holds until the event is there or
+	 * the timer is ours no more. (Written even if a cancel wins below:
+	 * it waits for us.)
 	 */
-	if (skl->base.periodic)
-		__atomic_store_n(&t->waiting_list, list->lane.id,
-				 __ATOMIC_RELAXED);
+	__atomic_store_n(&t->waiting_list, list->lane.id, __ATOMIC_RELAXED);
 	/* 0: cancelled, the canceller waits for us. BUSY cannot be seen
 	 * here: a timer is on a list only while its owner is not BUSY. */
 	if (owner == 0 || (owner & SKL_OWNER_BUSY) ||
@@ -71,6 +157,12 @@ skl_timer_expired(struct rte_timer *tim)
 			__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return;
 
+	/* Behind the queue, in order, if there is one. */
+	if (list->overflow_head != NULL ||
+	    swtim_evbuf_count(&list->lane.evbuf) >= SKL_EVBUF_CAP) {
+		skl_overflow_push(list, t, evtim);
+		return;
+	}
 	if (unlikely(!swtim_evbuf_reserve(&list->lane.evbuf, 1))) {
 		/*
 		 * No memory (the buffer has said so, once).
@@ -99,30 +191,7 @@ skl_timer_expired(struct rte_timer *tim)
 		}
 		return;
 	}
-	ev = swtim_evbuf_at(&list->lane.evbuf, 0);
-	*ev = evtim->ev;
-	ev->event_type = RTE_EVENT_TYPE_TIMER;
-	ev->op = RTE_EVENT_OP_NEW;
-	if (skl->base.periodic)
-		*swtim_evbuf_tag_at(&list->lane.evbuf, 0) = (uintptr_t)t;
-	swtim_evbuf_commit(&list->lane.evbuf, 1);
-	list->lane.stats.evtim_exp_count++;
-
-	if (skl->base.periodic) {
-		/* Stays BUSY, off its list, until the device has the event
-		 * (skl_periodic_resume()) or a cancel takes it back. Drift-free:
-		 * the next period counts from this one's deadline. */
-		t->next_expire = skl_cycles_add(t->next_expire, t->period);
-		return;
-	}
-	/* NOT_ARMED before the event can be dequeued: the application may
-	 * re-arm at once. The object is sent home only after
-	 * rte_timer_alt_manage() has let go of it. */
-	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_NOT_ARMED,
-			 __ATOMIC_RELEASE);
-	__atomic_store_n(&t->owner, 0, __ATOMIC_RELEASE);
-	t->free_next = list->free_list;
-	list->free_list = t;
+	skl_event_put(skl, list, t, evtim);
 }
 
 /*
@@ -177,7 +246,8 @@ skl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
 
 /* A list is due once a grain (swtim_base.h) has passed since its last
  * scan: its timers' deadlines are exact, so they are at most a grain late,
- * wherever in a tick they were armed. */
+ * wherever in a tick they were armed. One with timers queued for room in
+ * its buffer is due at once. */
 bool
 skl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
 	     uint64_t now, uint64_t tick)
@@ -185,10 +255,17 @@ skl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
 	const struct skl_list *list =
 		container_of(lane, const struct skl_list, lane);
 
-	return now >= __atomic_load_n(&list->next_scan, __ATOMIC_RELAXED);
+	return now >= __atomic_load_n(&list->next_scan, __ATOMIC_RELAXED) ||
+		__atomic_load_n(&list->overflow_head, __ATOMIC_RELAXED) !=
+		NULL;
 }
 
-/* Scan a list that is due, and flush what expired. */
+/*
+ * Scan a list that is due, and flush what expired. What its overflow
+ * queue holds goes first, and while anything is left there nothing new
+ * is expired: the due timers wait on the list, where they cost nothing
+ * more, and come out in order.
+ */
 bool
 skl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
 	      struct swtim_port *port, uint64_t now, uint64_t tick)
@@ -197,18 +274,28 @@ skl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
 	struct skl_list *list = skl_list_of(lane);
 	uint64_t expired = lane->stats.evtim_exp_count;
 	unsigned int lcore = lane->id;
+	bool moved = false;
 	uint32_t sent = 0;
 
+	if (list->overflow_head != NULL) {
+		moved = skl_overflow_drain(skl, list);
+		skl_free_list_drain(skl, list);
+		if (swtim_evbuf_count(&lane->evbuf) != 0)
+			sent = swtim_lane_flush(base, lane, port);
+		if (list->overflow_head != NULL ||
+		    swtim_evbuf_count(&lane->evbuf) != 0)
+			return moved || sent != 0;
+	}
 	if (now < list->next_scan)
-		return false;
+		return moved || sent != 0;
 	__atomic_store_n(&list->next_scan, now + base->grain_cycles,
 			 __ATOMIC_RELAXED);
 	RTE_PER_LCORE(skl_scanned) = list;
 	rte_timer_alt_manage(skl->timer_data_id, &lcore, 1, skl_timer_expired);
 	skl_free_list_drain(skl, list);
 	if (swtim_evbuf_count(&lane->evbuf) != 0)
-		sent = swtim_lane_flush(base, lane, port);
-	return sent != 0 || lane->stats.evtim_exp_count != expired;
+		sent += swtim_lane_flush(base, lane, port);
+	return moved || sent != 0 || lane->stats.evtim_exp_count != expired;
 }
 
 /*
@@ -222,6 +309,8 @@ skl_lane_next_deadline(const struct swtim_base *base,
 	const struct skl_list *list =
 		container_of(lane, const struct skl_list, lane);
 
+	if (__atomic_load_n(&list->overflow_head, __ATOMIC_RELAXED) != NULL)
+		return 0;
 	return __atomic_load_n(&list->next_scan, __ATOMIC_RELAXED);
 }
 
