@@ -99,6 +99,25 @@ class Plot:
     def __call__(self, line):
         self.lines.append(line)
 
+    def plot(self, plots):
+        """End a panel with PLOTS, or with an empty plot if it has none."""
+        self("plot " + ", ".join(plots) if plots else "plot NaN notitle")
+
+    def cycles_panel(self, title, xlabel, series):
+        """A panel of cycles per timer on a log scale, a line for each
+        (implementation, rows of (x, cycles)) of SERIES that has rows."""
+        plots, values = [], []
+        for impl, rows in series:
+            if rows:
+                values += [v for _, v in rows]
+                plots.append("%s using 1:2 with linespoints %s" % (
+                    self.block(rows), line_style(impl)))
+        self(log_yrange(values))
+        self("set title %s" % q(title))
+        self("set xlabel %s" % q(xlabel))
+        self("set ylabel 'cycles per timer'")
+        self.plot(plots)
+
     def render(self, path, width, height):
         if path.endswith(".png"):
             terminal = "pngcairo size %d,%d font 'sans,9' noenhanced" % (
@@ -183,19 +202,10 @@ def cycles_figure(results, hz, dist, path):
     p("set format y '%g'")
     p("set key top left box opaque")
     for case, title in TIMER_CASES:
-        plots, values = [], []
-        for impl in ("dpdk", "skiplist", "wheel", "floor"):
-            rows = [(n, single[(case, dist, impl, n)]["cycles"])
-                    for n in sizes if (case, dist, impl, n) in single]
-            if rows:
-                values += [v for _, v in rows]
-                plots.append("%s using 1:2 with linespoints %s" % (
-                    p.block(rows), line_style(impl)))
-        p(log_yrange(values))
-        p("set title %s" % q(title))
-        p("set xlabel 'timers outstanding'")
-        p("set ylabel 'cycles per timer'")
-        p("plot " + ", ".join(plots) if plots else "plot NaN notitle")
+        p.cycles_panel(title, "timers outstanding", [
+            (impl, [(n, single[(case, dist, impl, n)]["cycles"])
+                    for n in sizes if (case, dist, impl, n) in single])
+            for impl in ("dpdk", "skiplist", "wheel", "floor")])
     p.render(path, 1260, 760)
     return True
 
@@ -222,19 +232,10 @@ def producers_figure(results, path):
     p("set format y '%g'")
     p("set key top left box opaque")
     for case, title in MP_CASES:
-        plots, values = [], []
-        for impl in ("dpdk", "skiplist", "wheel"):
-            rows = [(k[4], r["cycles"]) for k, r in sorted(mp.items())
-                    if k[0] == case and k[2] == impl]
-            if rows:
-                values += [v for _, v in rows]
-                plots.append("%s using 1:2 with linespoints %s" % (
-                    p.block(rows), line_style(impl)))
-        p(log_yrange(values))
-        p("set title %s" % q(title))
-        p("set xlabel 'producer lcores'")
-        p("set ylabel 'cycles per timer'")
-        p("plot " + ", ".join(plots) if plots else "plot NaN notitle")
+        p.cycles_panel(title, "producer lcores", [
+            (impl, [(k[4], r["cycles"]) for k, r in sorted(mp.items())
+                    if k[0] == case and k[2] == impl])
+            for impl in ("dpdk", "skiplist", "wheel")])
     p.render(path, 1260, 760)
     return True
 
@@ -302,7 +303,7 @@ def lateness_figure(data, path):
         p("set yrange [%g:1.5]" % (ymin / 2))
         p("set title %s" % q("%s (%s timers)" % (
             case, reports[case]["swtim"]["config"].get("nb_timers", "?"))))
-        p("plot " + ", ".join(plots) if plots else "plot NaN notitle")
+        p.plot(plots)
         p("unset arrow 1")
         p("unset label 1")
     p.render(path, 620 * len(cases), 520)
@@ -352,7 +353,7 @@ def power_figure(data, path):
         p("set yrange [*:*]" if log else "set yrange [0:*]")
         p("set title %s" % q(title))
         p("set ylabel %s" % q(title))
-        p("plot " + ", ".join(plots) if plots else "plot NaN notitle")
+        p.plot(plots)
     p.render(path, 1200, 480)
     return True
 
