@@ -37,6 +37,7 @@
 #include <rte_event_timer_adapter.h>
 #include <rte_eventdev.h>
 
+#include "dropin_api.h"
 #include "swtim.h"
 #include "swtim_driver.h"
 #include "swtim_dropin.h"
@@ -96,35 +97,12 @@ static pthread_mutex_t dropin_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static unsigned int dropin_create_depth;
 
 /* DPDK's own definitions, found once. */
-struct dropin_next {
-	struct rte_event_timer_adapter *(*create)(
-		const struct rte_event_timer_adapter_conf *conf);
-	struct rte_event_timer_adapter *(*create_ext)(
-		const struct rte_event_timer_adapter_conf *conf,
-		rte_event_timer_adapter_port_conf_cb_t conf_cb,
-		void *conf_arg);
-	int (*get_info)(const struct rte_event_timer_adapter *adapter,
-			struct rte_event_timer_adapter_info *adapter_info);
-	int (*start)(const struct rte_event_timer_adapter *adapter);
-	int (*stop)(const struct rte_event_timer_adapter *adapter);
-	struct rte_event_timer_adapter *(*lookup)(uint16_t adapter_id);
-	int (*free)(struct rte_event_timer_adapter *adapter);
-	int (*service_id_get)(struct rte_event_timer_adapter *adapter,
-			      uint32_t *service_id);
-	int (*stats_get)(struct rte_event_timer_adapter *adapter,
-			 struct rte_event_timer_adapter_stats *stats);
-	int (*stats_reset)(struct rte_event_timer_adapter *adapter);
-	int (*caps_get)(uint8_t dev_id, uint32_t *caps);
-};
-
-static struct dropin_next dropin_next;
+static struct dropin_api dropin_next;
 static pthread_once_t dropin_next_once = PTHREAD_ONCE_INIT;
 static bool dropin_next_ok;
 
-#define DROPIN_DPDK_VERSION "DPDK_23"
-
 static void *
-dropin_next_sym(const char *name)
+dropin_next_sym(const char *name, void *arg __rte_unused)
 {
 	void *sym = dlvsym(RTLD_NEXT, name, DROPIN_DPDK_VERSION);
 
@@ -140,30 +118,12 @@ dropin_next_sym(const char *name)
 static void
 dropin_next_resolve(void)
 {
-	struct dropin_next *n = &dropin_next;
-
-#define DROPIN_NEXT(field, name) do { \
-		*(void **)&n->field = dropin_next_sym(name); \
-		if (n->field == NULL) \
-			return; \
-	} while (0)
-	DROPIN_NEXT(create, "rte_event_timer_adapter_create");
-	DROPIN_NEXT(create_ext, "rte_event_timer_adapter_create_ext");
-	DROPIN_NEXT(get_info, "rte_event_timer_adapter_get_info");
-	DROPIN_NEXT(start, "rte_event_timer_adapter_start");
-	DROPIN_NEXT(stop, "rte_event_timer_adapter_stop");
-	DROPIN_NEXT(lookup, "rte_event_timer_adapter_lookup");
-	DROPIN_NEXT(free, "rte_event_timer_adapter_free");
-	DROPIN_NEXT(service_id_get, "rte_event_timer_adapter_service_id_get");
-	DROPIN_NEXT(stats_get, "rte_event_timer_adapter_stats_get");
-	DROPIN_NEXT(stats_reset, "rte_event_timer_adapter_stats_reset");
-	DROPIN_NEXT(caps_get, "rte_event_timer_adapter_caps_get");
-#undef DROPIN_NEXT
-	dropin_next_ok = true;
+	dropin_next_ok = dropin_api_resolve(&dropin_next, dropin_next_sym,
+					    NULL);
 }
 
 /* DPDK's definitions, or NULL (logged) if they cannot be found. */
-static const struct dropin_next *
+static const struct dropin_api *
 dropin_dpdk(void)
 {
 	pthread_once(&dropin_next_once, dropin_next_resolve);
@@ -232,7 +192,7 @@ static int
 dropin_route(uint8_t dev_id, enum dropin_owner *owner)
 {
 	const char *mode = dropin_env(SWTIM_DROPIN_ENV_DPDK);
-	const struct dropin_next *next;
+	const struct dropin_api *next;
 	uint32_t caps = 0;
 
 	if (mode != NULL && strcmp(mode, "all") == 0) {
@@ -333,7 +293,7 @@ dropin_create(const struct rte_event_timer_adapter_conf *conf,
 	      bool ext)
 {
 	struct rte_event_timer_adapter *handle = NULL;
-	const struct dropin_next *next;
+	const struct dropin_api *next;
 	const struct swtim_driver *drv;
 	struct swtim_adapter *sw;
 	enum dropin_owner owner;
@@ -453,7 +413,7 @@ int
 rte_event_timer_adapter_get_info(const struct rte_event_timer_adapter *adapter,
 		struct rte_event_timer_adapter_info *adapter_info)
 {
-	const struct dropin_next *next;
+	const struct dropin_api *next;
 
 	if (adapter == NULL)
 		return -EINVAL;
@@ -470,7 +430,7 @@ rte_event_timer_adapter_get_info(const struct rte_event_timer_adapter *adapter,
 static int
 dropin_run_set(const struct rte_event_timer_adapter *adapter, bool run)
 {
-	const struct dropin_next *next;
+	const struct dropin_api *next;
 	int ret;
 
 	if (adapter == NULL)
@@ -504,7 +464,7 @@ struct rte_event_timer_adapter *
 rte_event_timer_adapter_lookup(uint16_t adapter_id)
 {
 	struct rte_event_timer_adapter *handle = NULL;
-	const struct dropin_next *next;
+	const struct dropin_api *next;
 	struct swtim_adapter *sw;
 
 	if (adapter_id >= DROPIN_NUM_MAX) {
@@ -567,7 +527,7 @@ dropin_log_totals(struct rte_event_timer_adapter *adapter)
 int
 rte_event_timer_adapter_free(struct rte_event_timer_adapter *adapter)
 {
-	const struct dropin_next *next;
+	const struct dropin_api *next;
 	unsigned int id;
 	int ret;
 
@@ -608,7 +568,7 @@ int
 rte_event_timer_adapter_service_id_get(struct rte_event_timer_adapter *adapter,
 		uint32_t *service_id)
 {
-	const struct dropin_next *next;
+	const struct dropin_api *next;
 
 	if (adapter == NULL)
 		return -EINVAL;
@@ -624,7 +584,7 @@ int
 rte_event_timer_adapter_stats_get(struct rte_event_timer_adapter *adapter,
 		struct rte_event_timer_adapter_stats *stats)
 {
-	const struct dropin_next *next;
+	const struct dropin_api *next;
 
 	if (adapter == NULL)
 		return -EINVAL;
@@ -637,7 +597,7 @@ rte_event_timer_adapter_stats_get(struct rte_event_timer_adapter *adapter,
 int
 rte_event_timer_adapter_stats_reset(struct rte_event_timer_adapter *adapter)
 {
-	const struct dropin_next *next;
+	const struct dropin_api *next;
 
 	if (adapter == NULL)
 		return -EINVAL;
@@ -651,7 +611,7 @@ int
 rte_event_timer_adapter_caps_get(uint8_t dev_id, uint32_t *caps)
 {
 	const struct swtim_driver *drv;
-	const struct dropin_next *next;
+	const struct dropin_api *next;
 	enum dropin_owner owner;
 	uint32_t dpdk_caps = 0;
 	int ret;

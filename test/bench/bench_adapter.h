@@ -17,36 +17,23 @@
 
 #include <rte_event_timer_adapter.h>
 
+#include "dropin_api.h"
 #include "swtim.h"
 #include "swtim_bench.h"
 
-/**
- * DPDK's control calls of one implementation: librte_eventdev's (DPDK's
- * adapter) or libswtim_dropin's (swtim behind DPDK's API). The fast path
- * is DPDK's inline rte_event_timer_arm_burst() and friends for both.
+/*
+ * Through DPDK's API, an adapter's control calls are one implementation's
+ * struct dropin_api: librte_eventdev's (DPDK's adapter) or
+ * libswtim_dropin's (swtim behind DPDK's API). The fast path is DPDK's
+ * inline rte_event_timer_arm_burst() and friends for both.
  */
-struct ta_dpdk_api {
-	struct rte_event_timer_adapter *(*create_ext)(
-		const struct rte_event_timer_adapter_conf *conf,
-		rte_event_timer_adapter_port_conf_cb_t conf_cb,
-		void *conf_arg);
-	int (*get_info)(const struct rte_event_timer_adapter *adapter,
-			struct rte_event_timer_adapter_info *adapter_info);
-	int (*start)(const struct rte_event_timer_adapter *adapter);
-	int (*stop)(const struct rte_event_timer_adapter *adapter);
-	int (*free)(struct rte_event_timer_adapter *adapter);
-	int (*service_id_get)(struct rte_event_timer_adapter *adapter,
-			      uint32_t *service_id);
-	int (*stats_get)(struct rte_event_timer_adapter *adapter,
-			 struct rte_event_timer_adapter_stats *stats);
-};
 
 /**
  * libswtim_dropin's control calls, loaded from bench_opts.dropin the
  * first time (RTLD_LOCAL: DPDK's own names stay librte_eventdev's), or
  * NULL (error counted).
  */
-const struct ta_dpdk_api *bench_dropin_api(void);
+const struct dropin_api *bench_dropin_api(void);
 
 /** One adapter of either kind. */
 struct tadapter {
@@ -54,7 +41,7 @@ struct tadapter {
 	const char *name;
 	/* Through DPDK's API, whose control calls api are. */
 	bool dpdk;
-	const struct ta_dpdk_api *api;
+	const struct dropin_api *api;
 	void *a;		/* struct rte_event_timer_adapter * or
 				 * struct swtim_adapter * */
 	uint32_t sid;

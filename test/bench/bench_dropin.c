@@ -17,52 +17,36 @@
 
 #include "bench_adapter.h"
 
-/* DPDK 22.11's version of the timer adapter's names. */
-#define BENCH_DPDK_VERSION "DPDK_23"
-
-static struct ta_dpdk_api bench_dropin;
+static struct dropin_api bench_dropin;
 static bool bench_dropin_loaded;
 
 static void *
-bench_dropin_sym(void *lib, const char *name)
+bench_dropin_sym(const char *name, void *lib)
 {
-	void *sym = dlvsym(lib, name, BENCH_DPDK_VERSION);
+	void *sym = dlvsym(lib, name, DROPIN_DPDK_VERSION);
 
 	if (sym == NULL)
 		bench_error("%s: no %s@%s", bench_opts.dropin, name,
-			    BENCH_DPDK_VERSION);
+			    DROPIN_DPDK_VERSION);
 	return sym;
 }
 
-const struct ta_dpdk_api *
+const struct dropin_api *
 bench_dropin_api(void)
 {
-	struct ta_dpdk_api *api = &bench_dropin;
 	void *lib;
 
 	if (bench_dropin_loaded)
-		return api;
+		return &bench_dropin;
 	lib = dlopen(bench_opts.dropin, RTLD_NOW | RTLD_LOCAL);
 	if (lib == NULL) {
 		bench_error("cannot load the drop-in library (--dropin): %s",
 			    dlerror());
 		return NULL;
 	}
-#define BENCH_DROPIN_SYM(field, name) do { \
-		*(void **)&api->field = bench_dropin_sym(lib, name); \
-		if (api->field == NULL) \
-			return NULL; \
-	} while (0)
-	BENCH_DROPIN_SYM(create_ext, "rte_event_timer_adapter_create_ext");
-	BENCH_DROPIN_SYM(get_info, "rte_event_timer_adapter_get_info");
-	BENCH_DROPIN_SYM(start, "rte_event_timer_adapter_start");
-	BENCH_DROPIN_SYM(stop, "rte_event_timer_adapter_stop");
-	BENCH_DROPIN_SYM(free, "rte_event_timer_adapter_free");
-	BENCH_DROPIN_SYM(service_id_get,
-			 "rte_event_timer_adapter_service_id_get");
-	BENCH_DROPIN_SYM(stats_get, "rte_event_timer_adapter_stats_get");
-#undef BENCH_DROPIN_SYM
+	if (!dropin_api_resolve(&bench_dropin, bench_dropin_sym, lib))
+		return NULL;
 	/* Kept loaded to the end: adapters it made may outlive a case. */
 	bench_dropin_loaded = true;
-	return api;
+	return &bench_dropin;
 }

@@ -80,15 +80,11 @@ const char *const bench_dist_names[BENCH_NB_DISTS] = {
 };
 
 /* DPDK's adapter, through librte_eventdev's own names. */
-static const struct ta_dpdk_api ta_librte = {
-	.create_ext = rte_event_timer_adapter_create_ext,
-	.get_info = rte_event_timer_adapter_get_info,
-	.start = rte_event_timer_adapter_start,
-	.stop = rte_event_timer_adapter_stop,
-	.free = rte_event_timer_adapter_free,
-	.service_id_get = rte_event_timer_adapter_service_id_get,
-	.stats_get = rte_event_timer_adapter_stats_get,
+#define TA_LIBRTE_CALL(field, function) .field = function,
+static const struct dropin_api ta_librte = {
+	DROPIN_API_CALLS(TA_LIBRTE_CALL)
 };
+#undef TA_LIBRTE_CALL
 
 int
 ta_stats(const struct tadapter *ta, struct rte_event_timer_adapter_stats *s)
