@@ -26,7 +26,7 @@
 #define TICK_NS		(1000 * 1000)		/* 1 ms */
 #define MAX_TMO_TICKS	100
 #define MAX_TMO_NS	(MAX_TMO_TICKS * TICK_NS)
-#define NB_TIMERS	64
+#define NB_TIMERS	512
 #define ID		5
 #define APP_PORT	1
 
@@ -1038,6 +1038,49 @@ arm_burst_stops_at_first_failure(void)
 	return SWT_PASS;
 }
 
+/*
+ * Bursts longer than a chunk of the checks (swtim_fastpath.c): a timer
+ * given again 240 entries later, and a bad timeout 200 entries in, stop
+ * the burst there as in a short one, for arm and for cancel alike.
+ */
+static int
+long_burst_stops_where_short_ones_do(void)
+{
+	enum { N = 300, REPEAT_AT = 250, BAD_AT = 200 };
+	struct rte_event_timer *t = swt_timers(N);
+	struct rte_event_timer **p = swt_timer_ptrs(t, N);
+	struct swtim_adapter *a = mk_adapter(ID, true);
+	unsigned int i;
+
+	SWT_ASSERT(a != NULL && t != NULL && p != NULL, "setup");
+	SWT_ASSERT(NB_TIMERS >= N, "NB_TIMERS %u below %u", NB_TIMERS, N);
+	for (i = 0; i < N; i++)
+		swt_timer_init(&t[i], SWT_Q_ATOMIC, i, MAX_TMO_TICKS);
+	/* t[10] again at REPEAT_AT: armed once, then EALREADY. */
+	p[REPEAT_AT] = &t[10];
+	SWT_ASSERT_BURST(swtim_arm_burst(a, p, N), REPEAT_AT, EALREADY);
+	for (i = 0; i < N; i++)
+		SWT_ASSERT_EQ(t[i].state, i < REPEAT_AT ?
+			      RTE_EVENT_TIMER_ARMED :
+			      RTE_EVENT_TIMER_NOT_ARMED);
+	SWT_ASSERT_BURST(swtim_cancel_burst(a, p, N), REPEAT_AT, EALREADY);
+	for (i = 0; i < N; i++)
+		SWT_ASSERT_EQ(t[i].state, i < REPEAT_AT ?
+			      RTE_EVENT_TIMER_CANCELED :
+			      RTE_EVENT_TIMER_NOT_ARMED);
+
+	/* Too early at BAD_AT: the front armed, that one marked. */
+	p[REPEAT_AT] = &t[REPEAT_AT];
+	for (i = 0; i < N; i++)
+		swt_timer_init(&t[i], SWT_Q_ATOMIC, i, MAX_TMO_TICKS);
+	t[BAD_AT].timeout_ticks = 0;
+	SWT_ASSERT_BURST(swtim_arm_burst(a, p, N), BAD_AT, EINVAL);
+	SWT_ASSERT_EQ(t[BAD_AT].state, RTE_EVENT_TIMER_ERROR_TOOEARLY);
+	SWT_ASSERT_EQ(t[BAD_AT + 1].state, RTE_EVENT_TIMER_NOT_ARMED);
+	SWT_ASSERT_EQ(swtim_cancel_burst(a, p, BAD_AT), BAD_AT);
+	return SWT_PASS;
+}
+
 static int
 arm_tmo_tick_burst_front(void)
 {
@@ -1268,6 +1311,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(arm_timeout_too_late),
 	SWT_CASE(arm_max_timeout_in_ticks),
 	SWT_CASE(arm_burst_stops_at_first_failure),
+	SWT_CASE(long_burst_stops_where_short_ones_do),
 	SWT_CASE(arm_burst_budget_before_invalid),
 	SWT_CASE(arm_tmo_tick_burst_front),
 	SWT_CASE(cancel_errors),

@@ -106,25 +106,30 @@ swtim_burst_seen_before(uint64_t *seen, struct rte_event_timer **evtims,
 }
 
 /*
- * Check a burst up to its first invalid timer, hand the valid front to the
- * driver, and leave the invalid timer's error state only when the driver
- * armed the whole front. same_tmo: every timer gets timeout_ticks
+ * Bursts go through the checks and to the driver SWTIM_BURST_CHUNK timers
+ * at a time: the filter of swtim_burst_seen_before() covers one chunk, and
+ * a timer repeated in a later chunk is found armed (or cancelled) by then,
+ * as one call per timer in turn would find it. Over a whole burst of
+ * thousands the filter fills up, and every timer was compared with all
+ * those before it.
+ */
+#define SWTIM_BURST_CHUNK 64
+
+/*
+ * Check a chunk up to its first invalid timer, hand the valid front to
+ * the driver, and leave the invalid timer's error state only when the
+ * driver armed the whole front. same_tmo: every timer gets timeout_ticks
  * (arm_tmo_tick_burst), else each its own.
  */
 static __rte_always_inline uint16_t
-swtim_arm_common(const struct swtim_adapter *adapter,
-		 struct rte_event_timer **evtims,
-		 bool same_tmo, uint64_t timeout_ticks, uint16_t nb_evtims)
+swtim_arm_chunk(const struct swtim_adapter *adapter,
+		struct rte_event_timer **evtims,
+		bool same_tmo, uint64_t timeout_ticks, uint16_t nb_evtims)
 {
 	struct swtim_arm_error e = { 0 };
 	uint64_t seen = 0;
 	uint16_t n, armed = 0;
 
-	if (unlikely(!swtim_adapter_is_valid(adapter) ||
-		     (evtims == NULL && nb_evtims != 0))) {
-		rte_errno = EINVAL;
-		return 0;
-	}
 	for (n = 0; n < nb_evtims; n++) {
 		struct rte_event_timer *evtim = evtims[n];
 
@@ -151,6 +156,30 @@ swtim_arm_common(const struct swtim_adapter *adapter,
 		rte_errno = e.err;
 	}
 	return armed;
+}
+
+/* A burst, a chunk at a time, up to the first chunk not armed whole. */
+static __rte_always_inline uint16_t
+swtim_arm_common(const struct swtim_adapter *adapter,
+		 struct rte_event_timer **evtims,
+		 bool same_tmo, uint64_t timeout_ticks, uint16_t nb_evtims)
+{
+	uint16_t done = 0, nb, armed;
+
+	if (unlikely(!swtim_adapter_is_valid(adapter) ||
+		     (evtims == NULL && nb_evtims != 0))) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+	while (done < nb_evtims) {
+		nb = RTE_MIN(nb_evtims - done, SWTIM_BURST_CHUNK);
+		armed = swtim_arm_chunk(adapter, &evtims[done], same_tmo,
+					timeout_ticks, nb);
+		done += armed;
+		if (armed < nb)
+			break;
+	}
+	return done;
 }
 
 uint16_t
@@ -182,19 +211,16 @@ swtim_cancel_check(const struct rte_event_timer *evtim)
 	return state == RTE_EVENT_TIMER_CANCELED ? EALREADY : EINVAL;
 }
 
-uint16_t
-swtim_cancel_burst(const struct swtim_adapter *adapter,
+/* Check a chunk up to its first timer that cannot be cancelled, and
+ * cancel the front. */
+static __rte_always_inline uint16_t
+swtim_cancel_chunk(const struct swtim_adapter *adapter,
 		   struct rte_event_timer **evtims, uint16_t nb_evtims)
 {
 	uint64_t seen = 0;
 	uint16_t n, cancelled = 0;
 	int err = 0;
 
-	if (unlikely(!swtim_adapter_is_valid(adapter) ||
-		     (evtims == NULL && nb_evtims != 0))) {
-		rte_errno = EINVAL;
-		return 0;
-	}
 	for (n = 0; n < nb_evtims; n++) {
 		err = swtim_cancel_check(evtims[n]);
 		if (err != 0)
@@ -211,6 +237,28 @@ swtim_cancel_burst(const struct swtim_adapter *adapter,
 	if (cancelled == n && n < nb_evtims)
 		rte_errno = err;
 	return cancelled;
+}
+
+uint16_t
+swtim_cancel_burst(const struct swtim_adapter *adapter,
+		   struct rte_event_timer **evtims, uint16_t nb_evtims)
+{
+	uint16_t done = 0, nb, cancelled;
+
+	if (unlikely(!swtim_adapter_is_valid(adapter) ||
+		     (evtims == NULL && nb_evtims != 0))) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+	/* A chunk at a time, as arms (SWTIM_BURST_CHUNK). */
+	while (done < nb_evtims) {
+		nb = RTE_MIN(nb_evtims - done, SWTIM_BURST_CHUNK);
+		cancelled = swtim_cancel_chunk(adapter, &evtims[done], nb);
+		done += cancelled;
+		if (cancelled < nb)
+			break;
+	}
+	return done;
 }
 
 int
