@@ -198,6 +198,43 @@ skl_cancel_waiting(struct skl_adapter *skl, struct skl_timer *t,
 	return err;
 }
 
+/*
+ * Cancel a timer that expired while its list's buffer was full and waits
+ * in the list's overflow queue, its event not built (owner evtim|QUEUED:
+ * skl_service.c): take it out of the queue, which needs the list's claim,
+ * so EAGAIN while a service run has the list (it may be moving the timer
+ * into the buffer right now). Returns 0 once the object is ours.
+ */
+static int
+skl_cancel_queued(struct skl_adapter *skl, struct skl_timer *t,
+		  struct rte_event_timer *evtim)
+{
+	uintptr_t queued = (uintptr_t)evtim | SKL_OWNER_QUEUED;
+	uint16_t id = __atomic_load_n(&t->waiting_list, __ATOMIC_RELAXED);
+	struct skl_list *list = &skl->lists[id];
+	int err = 0;
+
+	if (!swtim_lane_claim(&list->lane))
+		return EAGAIN;
+	/*
+	 * With the claim nothing leaves this list's queue but by us. Read
+	 * under it, a queued owner and this list as the last to expire the
+	 * timer mean it is in this queue (a queue elsewhere names its own
+	 * list first); otherwise it moved on before we had the claim: ask
+	 * again.
+	 */
+	if (__atomic_load_n(&t->owner, __ATOMIC_ACQUIRE) != queued ||
+	    __atomic_load_n(&t->waiting_list, __ATOMIC_RELAXED) != id) {
+		err = EAGAIN;
+	} else {
+		RTE_VERIFY(__atomic_compare_exchange_n(&t->owner, &queued, 0,
+				false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+		skl_overflow_unlink(list, t);
+	}
+	swtim_lane_release(&list->lane);
+	return err;
+}
+
 uint16_t
 skl_cancel_burst(const struct swtim_adapter *adapter,
 		 struct rte_event_timer **evtims, uint16_t nb)
@@ -219,20 +256,12 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 		if (likely(__atomic_compare_exchange_n(&t->owner, &expected,
 				0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))) {
 			skl_timer_stop_wait(skl, t);
-		} else if (expected == ((uintptr_t)evtim | SKL_OWNER_QUEUED) &&
-			   __atomic_compare_exchange_n(&t->owner, &expected,
-				SKL_OWNER_QUEUED, false, __ATOMIC_ACQ_REL,
-				__ATOMIC_ACQUIRE)) {
-			/*
-			 * Expired, waiting in an overflow queue for room in
-			 * its list's buffer, its event not built: cancelled
-			 * here; the scan that takes the object out of the
-			 * queue sends it home (skl_overflow_drain()).
-			 */
-			__atomic_store_n(&evtim->state,
-					 RTE_EVENT_TIMER_CANCELED,
-					 __ATOMIC_RELEASE);
-			continue;
+		} else if (expected == ((uintptr_t)evtim | SKL_OWNER_QUEUED)) {
+			err = skl_cancel_queued(skl, t, evtim);
+			if (err != 0) {
+				rte_errno = err;
+				break;
+			}
 		} else if (skl->base.periodic &&
 			   expected == ((uintptr_t)evtim | SKL_OWNER_BUSY)) {
 			err = skl_cancel_waiting(skl, t, evtim);

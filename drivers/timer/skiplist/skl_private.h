@@ -26,8 +26,6 @@
  *   evtim | QUEUED   expired while its list's buffer was full: off every
  *                    list, in the list's overflow queue, its event not
  *                    built yet
- *   QUEUED           the same, cancelled: the scan that takes it out of
- *                    the queue sends the object home
  *   0                free (never armed, expired, or cancelled)
  *
  * An arm publishes evtim|ARMING (and the state ARMED, before the timer
@@ -44,9 +42,10 @@
  * back to evtim. A cancel meanwhile takes the event back out of the
  * buffer, under the list's scan claim (EAGAIN while a service run has
  * the list), so that none that succeeds leaves an event of its timer to
- * be enqueued later. A cancel of a queued timer moves evtim|QUEUED ->
- * QUEUED and leaves the object where it is: it is cancelled at once,
- * without the list's claim, and the queue keeps its links. Cancel reads
+ * be enqueued later. A queued timer is cancelled the same way: under
+ * the claim of the list whose queue it is in (EAGAIN while a service run
+ * has it), evtim|QUEUED -> 0 and out of the queue, so that its object
+ * goes home and its place in nb_timers comes back at once. Cancel reads
  * its object from the event timer, which may be stale if the object was
  * recycled for another event timer meanwhile: the CAS then fails because
  * owner names the other timer, and the stale object is left alone.
@@ -105,10 +104,12 @@ struct skl_timer {
 	/** Event timer it is armed for, see the file comment. */
 	uintptr_t owner;
 	/**
-	 * Link in the service's list of objects to send home, or in a
-	 * list's overflow queue (never both at once).
+	 * Link in the service's list of objects to send home, or the next
+	 * in a list's overflow queue (never both at once).
 	 */
 	struct skl_timer *free_next;
+	/** The one before it in a list's overflow queue. */
+	struct skl_timer *queue_prev;
 	/** Lcore whose recycler cache it came from. */
 	uint16_t home;
 	/**
@@ -143,9 +144,9 @@ struct skl_list {
 	struct skl_timer *free_list;
 	/*
 	 * Timers expired while the buffer held SKL_EVBUF_CAP events, oldest
-	 * first (owner evtim|QUEUED, or QUEUED once cancelled). Non-empty
-	 * means the list is due: the next scan moves them into the buffer
-	 * before it expires anything new.
+	 * first (owner evtim|QUEUED), linked both ways so that a cancel takes
+	 * one out from anywhere. Non-empty means the list is due: the next
+	 * scan moves them into the buffer before it expires anything new.
 	 */
 	struct skl_timer *overflow_head, *overflow_tail;
 } __rte_cache_aligned;
@@ -228,6 +229,7 @@ skl_cycles_add(uint64_t a, uint64_t b)
 }
 
 /* skl_service.c: the lane ops (struct swtim_lane_ops) of the service */
+void skl_overflow_unlink(struct skl_list *list, struct skl_timer *t);
 bool skl_lane_due(const struct swtim_base *base,
 		  const struct swtim_lane *lane, uint64_t now, uint64_t tick);
 bool skl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,

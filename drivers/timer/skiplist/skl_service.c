@@ -83,20 +83,36 @@ skl_overflow_push(struct skl_list *list, struct skl_timer *t,
 		  struct rte_event_timer *evtim)
 {
 	t->free_next = NULL;
+	t->queue_prev = list->overflow_tail;
 	if (list->overflow_head == NULL)
 		__atomic_store_n(&list->overflow_head, t, __ATOMIC_RELAXED);
 	else
 		list->overflow_tail->free_next = t;
 	list->overflow_tail = t;
-	/* Last: from here on a cancel may have it (skl_cancel_burst()). */
+	/* Last: from here on a cancel may have it (skl_cancel_queued()). */
 	__atomic_store_n(&t->owner, (uintptr_t)evtim | SKL_OWNER_QUEUED,
 			 __ATOMIC_RELEASE);
 }
 
+void
+skl_overflow_unlink(struct skl_list *list, struct skl_timer *t)
+{
+	if (t->queue_prev == NULL)
+		__atomic_store_n(&list->overflow_head, t->free_next,
+				 __ATOMIC_RELAXED);
+	else
+		t->queue_prev->free_next = t->free_next;
+	if (t->free_next == NULL)
+		list->overflow_tail = t->queue_prev;
+	else
+		t->free_next->queue_prev = t->queue_prev;
+	t->free_next = NULL;
+	t->queue_prev = NULL;
+}
+
 /*
  * Move queued timers into the buffer while it has room for them, oldest
- * first; those cancelled while queued go home instead. Returns whether
- * anything left the queue.
+ * first. Returns whether anything left the queue.
  */
 static bool
 skl_overflow_drain(struct skl_adapter *skl, struct skl_list *list)
@@ -108,24 +124,16 @@ skl_overflow_drain(struct skl_adapter *skl, struct skl_list *list)
 	while ((t = list->overflow_head) != NULL &&
 	       swtim_evbuf_count(&list->lane.evbuf) < SKL_EVBUF_CAP &&
 	       swtim_evbuf_reserve(&list->lane.evbuf, 1)) {
-		__atomic_store_n(&list->overflow_head, t->free_next,
-				 __ATOMIC_RELAXED);
+		skl_overflow_unlink(list, t);
 		moved = true;
+		/* Only a cancel holding this list's claim changes a queued
+		 * owner, and the claim is ours. */
 		owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
-		/* Against a cancel's evtim|QUEUED -> QUEUED. */
-		if (owner != SKL_OWNER_QUEUED &&
-		    __atomic_compare_exchange_n(&t->owner, &owner,
-				SKL_OWNER_EVTIM(owner) | SKL_OWNER_BUSY, false,
-				__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-			skl_event_put(skl, list, t,
-				(struct rte_event_timer *)SKL_OWNER_EVTIM(owner));
-			continue;
-		}
-		/* Cancelled while queued: nobody else has it. */
-		RTE_VERIFY(owner == SKL_OWNER_QUEUED);
-		__atomic_store_n(&t->owner, 0, __ATOMIC_RELEASE);
-		t->free_next = list->free_list;
-		list->free_list = t;
+		RTE_VERIFY(owner & SKL_OWNER_QUEUED);
+		__atomic_store_n(&t->owner, SKL_OWNER_EVTIM(owner) |
+				 SKL_OWNER_BUSY, __ATOMIC_RELEASE);
+		skl_event_put(skl, list, t,
+			      (struct rte_event_timer *)SKL_OWNER_EVTIM(owner));
 	}
 	return moved;
 }
@@ -142,11 +150,11 @@ skl_timer_expired(struct rte_timer *tim)
 		(struct rte_event_timer *)SKL_OWNER_EVTIM(owner);
 
 	/*
-	 * Before the owner turns BUSY: a cancel that sees BUSY or QUEUED
-	 * looks for the timer in this list's buffer or queue, under this
-	 * list's claim, which this scan holds until the event is there or
-	 * the timer is ours no more. (Written even if a cancel wins below:
-	 * it waits for us.)
+	 * Before the owner turns BUSY: a cancel that sees BUSY (periodic)
+	 * or QUEUED looks for the timer in this list's buffer or queue,
+	 * under this list's claim, which this scan holds until the event or
+	 * the timer is there or the timer is ours no more. (Written even if
+	 * a cancel wins below: it waits for us.)
 	 */
 	__atomic_store_n(&t->waiting_list, list->lane.id, __ATOMIC_RELAXED);
 	/* 0: cancelled, the canceller waits for us. BUSY cannot be seen
