@@ -139,7 +139,9 @@ struct swtim_adapter;
  *   The adapter, or NULL with rte_errno set:
  *   - EINVAL: NULL conf, bad event device, id >= SWTIM_ADAPTER_NUM_MAX,
  *     zero tick/nb_timers, max_tmo_ns < timer_tick_ns, bad flags,
- *     nb_timers more than the driver can index (about 2^32);
+ *     nb_timers more than the driver can index (the wheel: 2^31 less
+ *     some 4.2M, its slot blocks' indices; the skiplist: 2^32 less its
+ *     objects' slack);
  *   - ENOTSUP: RTE_EVENT_TIMER_ADAPTER_F_PERIODIC with a driver that has
  *     no periodic timers (both of swtim's have them);
  *   - EEXIST: an adapter with this id exists;

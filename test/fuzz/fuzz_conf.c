@@ -38,8 +38,11 @@
 #define DRIVER_MIN_TICK_NS 1000
 /* Above this, nb_timers may be refused for want of memory. */
 #define NB_TIMERS_FITS (UINT64_C(1) << 16)
-/* Above this, a driver may be unable to index nb_timers (EINVAL). */
-#define NB_TIMERS_INDEXABLE (UINT64_C(1) << 31)
+/*
+ * Above this, a driver may be unable to index nb_timers (EINVAL, swtim.h):
+ * the wheel's limit is some 4.2M below 2^31 (corpus/conf/wheel-2-31).
+ */
+#define NB_TIMERS_INDEXABLE (UINT64_C(1) << 30)
 
 #define KNOWN_FLAGS (RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES | \
 		     RTE_EVENT_TIMER_ADAPTER_F_SP_PUT | \
