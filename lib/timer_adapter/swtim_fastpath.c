@@ -158,45 +158,6 @@ swtim_arm_chunk(const struct swtim_adapter *adapter,
 	return armed;
 }
 
-/* A burst, a chunk at a time, up to the first chunk not armed whole. */
-static __rte_always_inline uint16_t
-swtim_arm_common(const struct swtim_adapter *adapter,
-		 struct rte_event_timer **evtims,
-		 bool same_tmo, uint64_t timeout_ticks, uint16_t nb_evtims)
-{
-	uint16_t done = 0, nb, armed;
-
-	if (unlikely(!swtim_adapter_is_valid(adapter) ||
-		     (evtims == NULL && nb_evtims != 0))) {
-		rte_errno = EINVAL;
-		return 0;
-	}
-	while (done < nb_evtims) {
-		nb = RTE_MIN(nb_evtims - done, SWTIM_BURST_CHUNK);
-		armed = swtim_arm_chunk(adapter, &evtims[done], same_tmo,
-					timeout_ticks, nb);
-		done += armed;
-		if (armed < nb)
-			break;
-	}
-	return done;
-}
-
-uint16_t
-swtim_arm_burst(const struct swtim_adapter *adapter,
-		struct rte_event_timer **evtims, uint16_t nb_evtims)
-{
-	return swtim_arm_common(adapter, evtims, false, 0, nb_evtims);
-}
-
-uint16_t
-swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
-			 struct rte_event_timer **evtims,
-			 uint64_t timeout_ticks, uint16_t nb_evtims)
-{
-	return swtim_arm_common(adapter, evtims, true, timeout_ticks, nb_evtims);
-}
-
 /* Return 0 if evtim may be cancelled, else the errno. */
 static __rte_always_inline int
 swtim_cancel_check(const struct rte_event_timer *evtim)
@@ -239,26 +200,55 @@ swtim_cancel_chunk(const struct swtim_adapter *adapter,
 	return cancelled;
 }
 
-uint16_t
-swtim_cancel_burst(const struct swtim_adapter *adapter,
-		   struct rte_event_timer **evtims, uint16_t nb_evtims)
+/*
+ * A burst of cancels, or of arms (same_tmo: every timer gets
+ * timeout_ticks), a chunk at a time, up to the first chunk not done whole.
+ */
+static __rte_always_inline uint16_t
+swtim_burst(const struct swtim_adapter *adapter,
+	    struct rte_event_timer **evtims, bool cancel, bool same_tmo,
+	    uint64_t timeout_ticks, uint16_t nb_evtims)
 {
-	uint16_t done = 0, nb, cancelled;
+	uint16_t done = 0, nb, n;
 
 	if (unlikely(!swtim_adapter_is_valid(adapter) ||
 		     (evtims == NULL && nb_evtims != 0))) {
 		rte_errno = EINVAL;
 		return 0;
 	}
-	/* A chunk at a time, as arms (SWTIM_BURST_CHUNK). */
 	while (done < nb_evtims) {
 		nb = RTE_MIN(nb_evtims - done, SWTIM_BURST_CHUNK);
-		cancelled = swtim_cancel_chunk(adapter, &evtims[done], nb);
-		done += cancelled;
-		if (cancelled < nb)
+		n = cancel ? swtim_cancel_chunk(adapter, &evtims[done], nb) :
+			swtim_arm_chunk(adapter, &evtims[done], same_tmo,
+					timeout_ticks, nb);
+		done += n;
+		if (n < nb)
 			break;
 	}
 	return done;
+}
+
+uint16_t
+swtim_arm_burst(const struct swtim_adapter *adapter,
+		struct rte_event_timer **evtims, uint16_t nb_evtims)
+{
+	return swtim_burst(adapter, evtims, false, false, 0, nb_evtims);
+}
+
+uint16_t
+swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
+			 struct rte_event_timer **evtims,
+			 uint64_t timeout_ticks, uint16_t nb_evtims)
+{
+	return swtim_burst(adapter, evtims, false, true, timeout_ticks,
+			   nb_evtims);
+}
+
+uint16_t
+swtim_cancel_burst(const struct swtim_adapter *adapter,
+		   struct rte_event_timer **evtims, uint16_t nb_evtims)
+{
+	return swtim_burst(adapter, evtims, true, false, 0, nb_evtims);
 }
 
 int
