@@ -391,7 +391,9 @@ xw_arm_on(unsigned int lcore)
 /*
  * One cancel burst of timers armed on two lcores, so held by two wheels
  * (lists): it takes each one's lock in turn and gives every one back.
- * Both lcores then arm again, and both timers fire.
+ * Both lcores then arm again, and both timers fire. The first arms are
+ * far (half the maximum timeout), so that a thread held back by busy
+ * CPUs between arm and cancel still finds them armed.
  */
 static int
 cancel_burst_across_wheels(void)
@@ -400,13 +402,14 @@ cancel_burst_across_wheels(void)
 	struct rte_event_timer *t = swt_timers(2);
 	struct rte_event_timer **p = swt_timer_ptrs(t, 2);
 	struct rte_event ev[2];
-	uint64_t tick;
+	uint64_t tick, far;
 
 	SWT_ASSERT(a != NULL && t != NULL && p != NULL, "setup: %s",
 		   rte_strerror(rte_errno));
 	tick = swt_adapter_tick_ns(a);
-	swt_timer_init(&t[0], SWT_Q_ATOMIC, 0, swt_ticks(250 * 1000000, tick));
-	swt_timer_init(&t[1], SWT_Q_ATOMIC, 1, swt_ticks(250 * 1000000, tick));
+	far = swt_ticks(MAX_TMO_NS / 2, tick);
+	swt_timer_init(&t[0], SWT_Q_ATOMIC, 0, far);
+	swt_timer_init(&t[1], SWT_Q_ATOMIC, 1, far);
 	xw.a = a;
 	xw.t = &t[0];
 	SWT_ASSERT_NOT_STUCK(xw_arm_on(SWT_FIRST_PRODUCER_LCORE),

@@ -565,9 +565,12 @@ cmp_u64(const void *a, const void *b)
  * create, then each right after the previous one's expiry, as DPDK's
  * event_timer_arm_rearm does: counted in whole ticks from the create,
  * every such arm falls at the start of a tick and the timer is almost a
- * tick late. Never early (expect_event()); the median lateness under half
- * a tick leaves the rest, 440 ms, for the service's wait for a CPU, which
- * on two CPUs shared with other work reached 100 ms.
+ * tick late, each of the three. Never early (expect_event()). The check
+ * is on the least late of the three, under half a tick: a service that
+ * waits for a CPU makes a timer later, never earlier, so only a wait of
+ * over half a second at each of the three expiries could fail a correct
+ * adapter (two CPUs shared with other work were seen to hold the service
+ * back 100 ms), while the fault this looks for makes all three late.
  */
 static int
 expiry_within_a_grain(void)
@@ -604,8 +607,8 @@ expiry_within_a_grain(void)
 	printf("    lateness min %.2f median %.2f max %.2f ms\n",
 	       swt_cycles_to_ms(late[0]), swt_cycles_to_ms(late[n / 2]),
 	       swt_cycles_to_ms(late[n - 1]));
-	SWT_ASSERT(late[n / 2] < tick / 2, "median lateness %.2f ms",
-		   swt_cycles_to_ms(late[n / 2]));
+	SWT_ASSERT(late[0] < tick / 2, "least lateness %.2f ms",
+		   swt_cycles_to_ms(late[0]));
 	return SWT_PASS;
 }
 
