@@ -13,6 +13,9 @@
 
 set -uo pipefail
 
+# shellcheck source=test/dropin/autotest_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/autotest_lib.sh"
+
 case ${1:-} in
 swtim) who_env=() ;;
 dpdk) who_env=(SWTIM_DPDK_ADAPTER=all) ;;
@@ -23,6 +26,7 @@ lcores=${2:?usage: $0 swtim|dpdk LCORES [N]}
 n=${3:-5}
 preload=$PWD/build/lib/dropin/libswtim_dropin.so
 [ -e "$preload" ] || { echo "no $preload: build first" >&2; exit 1; }
+autotest_args "case0_$$" "$lcores"
 
 for _ in $(seq "$n"); do
 	log=$(mktemp)
@@ -30,9 +34,7 @@ for _ in $(seq "$n"); do
 	# before the run is cut short.
 	env "${who_env[@]}" DPDK_TEST=event_timer_adapter_test \
 		LD_PRELOAD="$preload" stdbuf -oL \
-		timeout 60 dpdk-test --no-huge -m 1024 --no-pci --no-shconf \
-		--file-prefix="case0_$$" --lcores="$lcores" -s 0x2 \
-		--log-level=swtim:debug --log-level=lib.eal:debug \
+		timeout 60 dpdk-test "${AUTOTEST_ARGS[@]}" \
 		</dev/null >"$log" 2>&1 &
 	pid=$!
 	for _ in $(seq 300); do
@@ -41,10 +43,10 @@ for _ in $(seq "$n"); do
 	done
 	kill -9 "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
+	read -r sw dp < <(servers_of "$log")
 	echo "$who $lcores:" \
 		"$(grep -o 'TestCase \[ *0\] : [a-z_]* [a-z]*' "$log")" \
 		"$(grep -o 'line [0-9]* failed' "$log" | head -1);" \
-		"adapters: $(grep -c "dropin_create(): adapter .*: swtim driver" "$log") by swtim," \
-		"$(grep -c "dropin_create(): adapter .*: DPDK's own" "$log") by DPDK"
+		"adapters: $sw by swtim, $dp by DPDK"
 	rm -f "$log"
 done

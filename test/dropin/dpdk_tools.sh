@@ -21,6 +21,9 @@
 
 set -uo pipefail
 
+# shellcheck source=test/dropin/autotest_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/autotest_lib.sh"
+
 mode=${1:?mode}
 preload=${2?preload}
 expect=${3:?expect}
@@ -45,8 +48,7 @@ trap 'rm -f "$log"' EXIT
 check_server() {
 	local sw dp
 
-	sw=$(grep -c "dropin_create(): adapter .*: swtim driver" "$log")
-	dp=$(grep -c "dropin_create(): adapter .*: DPDK's own" "$log")
+	read -r sw dp < <(servers_of "$log")
 	echo "adapters created: $sw by swtim, $dp by DPDK"
 	case $expect in
 	swtim) [ "$sw" -gt 0 ] && [ "$dp" -eq 0 ] ||
@@ -65,12 +67,9 @@ autotest)
 	excused=",${1:-},"
 	# Seven lcores: main, three for the multicore cases, event_sw's and
 	# the adapter's service lcores (the test adds them), and -s 0x2.
-	# EAL's debug level prints the test's failed assertions.
+	autotest_args "dropin_autotest_$$" "0@$c0,1@$c1,(2-6)@($cpus)"
 	DPDK_TEST=event_timer_adapter_test LD_PRELOAD=$preload \
-		timeout -k 10 900 "$prog" --no-huge -m 1024 --no-pci \
-		--no-shconf --file-prefix="dropin_autotest_$$" \
-		--lcores="0@$c0,1@$c1,(2-6)@($cpus)" -s 0x2 \
-		--log-level=swtim:debug --log-level=lib.eal:debug \
+		timeout -k 10 900 "$prog" "${AUTOTEST_ARGS[@]}" \
 		</dev/null >"$log" 2>&1
 	rc=$?
 	grep -E "TestCase|Test assert|Tests (Total|Passed|Failed|Skipped)|freed:" \
