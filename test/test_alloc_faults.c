@@ -17,8 +17,9 @@
  *   and grown when a scan expires more than it holds), for every n up to
  *   the number it makes; meanwhile it keeps every timer, and once memory
  *   is back each one-shot timer is delivered exactly once and never
- *   early, each periodic one fires again; nothing is left on the heap
- *   after the adapter is freed.
+ *   early, each periodic one fires again, no expiry was dropped
+ *   (evtim_drop_count 0); nothing is left on the heap after the adapter
+ *   is freed.
  */
 
 #include <errno.h>
@@ -300,6 +301,7 @@ service_round(uint64_t n, bool periodic, bool *fired)
 	       st.evtim_exp_count, st.ev_enq_count, st.evtim_retry_count,
 	       st.evtim_drop_count);
 	SWT_ASSERT_EQ(st.ev_enq_count, st.evtim_exp_count);
+	SWT_ASSERT_EQ(st.evtim_drop_count, 0);
 	if (!periodic)
 		SWT_ASSERT_EQ(st.ev_enq_count, nb);
 	SWT_ASSERT_OK(swtim_adapter_free(a));

@@ -270,7 +270,6 @@ stats_reset_against_writer(void)
 	s.ev_enq_count = 1001;
 	s.evtim_exp_count = 5;
 	s.evtim_retry_count = 70;
-	s.evtim_drop_count = 3;
 	/* The writer has loaded the counter; the reset comes; the writer
 	 * stores what it loaded plus its 8. */
 	loaded = s.ev_enq_count;

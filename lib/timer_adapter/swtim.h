@@ -319,9 +319,9 @@ swtim_adapter_service_id_get(struct swtim_adapter *adapter,
  *   first attempt and that were kept to be retried;
  * - adapter_tick_count: adapter ticks begun since create or the last
  *   reset, brought up to the moment of the call while started;
- * - evtim_drop_count: periodic expiry events skipped because no memory
- *   could be had to keep them while the device refused events (one-shot
- *   expiries are never dropped).
+ * - evtim_drop_count: expiry events dropped; always 0, as swtim drops
+ *   none: expiries that find no room, or no memory to keep their
+ *   events, wait in order until there is.
  *
  * @param adapter
  *   The adapter.

@@ -16,6 +16,9 @@
  * back over the zero, or a cancel taking back an event counted before
  * the reset would take the counter below zero. The reset records the
  * counters instead, and reads subtract what it recorded.
+ *
+ * There is no evtim_drop_count: swtim drops no expiry (swtim.h), so the
+ * adapter's stays 0.
  */
 
 #include <stdint.h>
@@ -27,7 +30,6 @@ struct swtim_lane_counts {
 	uint64_t evtim_exp_count;
 	uint64_t ev_enq_count;
 	uint64_t evtim_retry_count;
-	uint64_t evtim_drop_count;
 };
 
 /** Counters of one lane, and what they were at the last reset. */
@@ -35,7 +37,6 @@ struct swtim_lane_stats {
 	uint64_t evtim_exp_count;
 	uint64_t ev_enq_count;
 	uint64_t evtim_retry_count;
-	uint64_t evtim_drop_count;
 	/** Written by swtim_lane_stats_reset() only. */
 	struct swtim_lane_counts at_reset;
 };
@@ -69,8 +70,6 @@ swtim_lane_stats_add(struct rte_event_timer_adapter_stats *sum,
 			&s->at_reset.ev_enq_count);
 	sum->evtim_retry_count += swtim_lane_stats_since(
 			&s->evtim_retry_count, &s->at_reset.evtim_retry_count);
-	sum->evtim_drop_count += swtim_lane_stats_since(
-			&s->evtim_drop_count, &s->at_reset.evtim_drop_count);
 }
 
 /**
@@ -115,9 +114,6 @@ swtim_lane_stats_reset(struct swtim_lane_stats *s)
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&s->at_reset.evtim_retry_count,
 			 __atomic_load_n(&s->evtim_retry_count,
-					 __ATOMIC_RELAXED), __ATOMIC_RELAXED);
-	__atomic_store_n(&s->at_reset.evtim_drop_count,
-			 __atomic_load_n(&s->evtim_drop_count,
 					 __ATOMIC_RELAXED), __ATOMIC_RELAXED);
 }
 

@@ -165,38 +165,16 @@ skl_timer_expired(struct rte_timer *tim)
 			__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return;
 
-	/* Behind the queue, in order, if there is one. */
+	/*
+	 * Behind the queue, in order, if there is one; and queued too when
+	 * the buffer has no room and no memory to grow (it has said so,
+	 * once): the queue costs no memory, and each scan tries again to
+	 * move it into the buffer, so nothing is dropped or reordered.
+	 */
 	if (list->overflow_head != NULL ||
-	    swtim_evbuf_count(&list->lane.evbuf) >= SKL_EVBUF_CAP) {
+	    swtim_evbuf_count(&list->lane.evbuf) >= SKL_EVBUF_CAP ||
+	    unlikely(!swtim_evbuf_reserve(&list->lane.evbuf, 1))) {
 		skl_overflow_push(list, t, evtim);
-		return;
-	}
-	if (unlikely(!swtim_evbuf_reserve(&list->lane.evbuf, 1))) {
-		/*
-		 * No memory (the buffer has said so, once).
-		 * Armed and idle again before it is back on a list, where
-		 * another service lcore may fire it at once (without ARMING:
-		 * an arm still finishing then finds it moved and leaves it).
-		 * A cancel from now on waits in rte_timer_alt_stop() until
-		 * this callback is done, then stops the timer wherever we
-		 * put it.
-		 */
-		__atomic_store_n(&t->owner, (uintptr_t)evtim,
-				 __ATOMIC_RELEASE);
-		if (skl->base.periodic) {
-			/* Skip this period, on to the next. */
-			t->next_expire = skl_cycles_add(t->next_expire,
-							t->period);
-			skl_periodic_rearm(skl, t, rte_lcore_id());
-			list->lane.stats.evtim_drop_count++;
-		} else {
-			/* Try again at the next tick, on our own list. */
-			swtim_poll_set_join(&skl->base.polled, rte_lcore_id());
-			rte_timer_alt_reset(skl->timer_data_id, tim,
-					    skl->base.tick_cycles, SINGLE,
-					    rte_lcore_id(), NULL, skl);
-			list->lane.stats.evtim_retry_count++;
-		}
 		return;
 	}
 	skl_event_put(skl, list, t, evtim);
@@ -323,19 +301,12 @@ skl_lane_next_deadline(const struct swtim_base *base,
 }
 
 bool
-skl_run_begin(struct swtim_base *base)
+skl_run_begin(struct swtim_base *base __rte_unused)
 {
 	if (unlikely(rte_lcore_id() >= RTE_MAX_LCORE)) {
 		/* librte_timer indexes its per-lcore state by our lcore id. */
 		SWTIM_LOG(ERR, "the service must run on an EAL lcore");
 		return false;
 	}
-	/*
-	 * A periodic timer whose period had to be skipped (no memory for
-	 * its event) is armed again on the service's own list, so that
-	 * list must be scanned too.
-	 */
-	if (base->periodic)
-		swtim_poll_set_join(&base->polled, rte_lcore_id());
 	return true;
 }
