@@ -581,8 +581,68 @@ swt_lcores_arg(char *buf, size_t len)
 			 cpus[1], cpus[0], cpus[1]);
 }
 
+/* The cases named on the command line (argv[1..]); all when none. */
+static char **swt_chosen;
+static int swt_nb_chosen;
+
+static void
+swt_usage(const char *prog, const struct swt_case *cases, unsigned int nb)
+{
+	unsigned int i;
+
+	printf("usage: %s [CASE...]\n"
+	       "Runs the cases named, or all of them, in this order:\n", prog);
+	for (i = 0; i < nb; i++)
+		printf("  %s\n", cases[i].name);
+	printf("Environment: SWTIM_TEST_DRIVER, the driver under test"
+	       " (default %s); SWTIM_TEST_SEED, the seed of the random cases"
+	       " (default: from the time, printed at the start).\n"
+	       "EAL starts with its own arguments (test/README.md).\n",
+	       SWTIM_DEFAULT_DRIVER);
+}
+
+/* Whether case name was chosen on the command line. */
+static bool
+swt_is_chosen(const char *name)
+{
+	int i;
+
+	for (i = 0; i < swt_nb_chosen; i++)
+		if (strcmp(swt_chosen[i], name) == 0)
+			return true;
+	return swt_nb_chosen == 0;
+}
+
+/* Take the case names of the command line; -1 for one no case has. */
+static int
+swt_choose(int argc, char **argv, const struct swt_case *cases,
+	   unsigned int nb)
+{
+	unsigned int j;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0) {
+			swt_usage(argv[0], cases, nb);
+			exit(0);
+		}
+		for (j = 0; j < nb && strcmp(cases[j].name, argv[i]) != 0; j++)
+			;
+		if (j == nb) {
+			fprintf(stderr, "%s: no case named '%s' (--help lists"
+				" them)\n", argv[0], argv[i]);
+			return -1;
+		}
+	}
+	swt_chosen = argv + 1;
+	swt_nb_chosen = argc - 1;
+	return 0;
+}
+
 int
-swt_init(int argc, char **argv, const char *const *vdevs)
+swt_init(int argc, char **argv, const char *const *vdevs,
+	 const struct swt_case *cases, unsigned int nb)
 {
 	static const char *const default_vdevs[] = { "event_dsw0", NULL };
 	static char prefix[128], lcores[64], vdev_args[SWT_MAX_DEVS][64];
@@ -591,7 +651,8 @@ swt_init(int argc, char **argv, const char *const *vdevs)
 	const char *env, *base;
 	int eal_argc = 0, i, ret;
 
-	RTE_SET_USED(argc);
+	if (swt_choose(argc, argv, cases, nb) != 0)
+		return -1;
 	/* Case lines and failure messages (stderr) stay in order in logs. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	env = getenv("SWTIM_TEST_DRIVER");
@@ -689,6 +750,8 @@ swt_run(const struct swt_case *cases, unsigned int nb)
 	for (swt_case_idx = 0; swt_case_idx < nb; swt_case_idx++) {
 		const struct swt_case *c = &cases[swt_case_idx];
 
+		if (!swt_is_chosen(c->name))
+			continue;
 		__atomic_store_n(&swt_fail_flag, 0, __ATOMIC_RELEASE);
 		start = swt_now();
 		ret = c->fn();
@@ -809,7 +872,7 @@ swt_main(int argc, char **argv, const struct swt_case *cases,
 	};
 	int ret;
 
-	if (swt_init(argc, argv, NULL) != 0)
+	if (swt_init(argc, argv, NULL, cases, nb) != 0)
 		return 1;
 	if (swt_evdev_setup(&dconf, &swt_dev) != 0) {
 		rte_eal_cleanup();

@@ -176,11 +176,18 @@ __rte_noreturn void swt_fail_stuck(const char *file, int line,
 /* ---- program structure ---- */
 
 /**
- * Start EAL with the harness's arguments plus a --vdev per name in vdevs
- * (NULL-terminated; NULL for just event_dsw0). Returns 0 or -1.
+ * Read the program's arguments, then start EAL with the harness's
+ * arguments plus a --vdev per name in vdevs (NULL-terminated; NULL for
+ * just event_dsw0). The arguments are names of cases to run, all of them
+ * if none; --help prints the usage and the cases and exits. Returns 0,
+ * or -1 (a name no case has, or EAL failing).
  */
-int swt_init(int argc, char **argv, const char *const *vdevs);
-/** Run the cases; prints one line per case and "N passed, M failed". */
+int swt_init(int argc, char **argv, const char *const *vdevs,
+	     const struct swt_case *cases, unsigned int nb);
+/**
+ * Run the cases swt_init() chose, in order; prints one line per case and
+ * "N passed, M failed".
+ */
 int swt_run(const struct swt_case *cases, unsigned int nb);
 /** Free what is left, clean EAL up; returns ret, or 1 if cleanup failed. */
 int swt_fini(int ret);

@@ -790,7 +790,7 @@ main(int argc, char **argv)
 	int ret;
 
 	sw.name = "event_sw0";
-	if (swt_init(argc, argv, vdevs) != 0)
+	if (swt_init(argc, argv, vdevs, cases, RTE_DIM(cases)) != 0)
 		return 1;
 	if (swt_evdev_setup(&dsw, &swt_dev) != 0 ||
 	    swt_evdev_setup(&sw, &sw_dev) != 0)

@@ -415,7 +415,7 @@ main(int argc, char **argv)
 	};
 	int ret;
 
-	if (swt_init(argc, argv, NULL) != 0)
+	if (swt_init(argc, argv, NULL, cases, RTE_DIM(cases)) != 0)
 		return 1;
 	if (swt_evdev_setup(&dsw, &swt_dev) != 0)
 		return swt_fini(1);
