@@ -652,9 +652,20 @@ main(int argc, char **argv)
 	unsigned int i, passed = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
+			 strcmp(argv[1], "-h") == 0)) {
+		printf("usage: DROPIN_EXPECT=swtim|dpdk %s\n"
+		       "Runs these cases through DPDK's event timer adapter"
+		       " API, served by swtim (libswtim_dropin preloaded or"
+		       " linked) or by DPDK, as DROPIN_EXPECT says:\n",
+		       argv[0]);
+		for (i = 0; i < RTE_DIM(cases); i++)
+			printf("  %s\n", cases[i].name);
+		return 0;
+	}
 	if (expect == NULL || (strcmp(expect, "swtim") != 0 &&
 			       strcmp(expect, "dpdk") != 0)) {
-		fprintf(stderr, "set DROPIN_EXPECT=swtim or dpdk\n");
+		fprintf(stderr, "set DROPIN_EXPECT=swtim or dpdk (--help)\n");
 		return 1;
 	}
 	expect_swtim = strcmp(expect, "swtim") == 0;
