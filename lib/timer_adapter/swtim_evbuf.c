@@ -19,10 +19,11 @@ static uint64_t swtim_evbuf_nomem_at;
 
 /*
  * No memory for size events. The service retries every run; nothing is
- * lost meanwhile (the timers wait in their lanes' stores), but the
- * expiries are late: say so, once until a buffer that grows gets memory
- * again (reported, which a new buffer, possibly never written before,
- * cannot keep: those say so at most once a second in all).
+ * lost meanwhile (the timers wait in their lanes' stores, or in the
+ * skiplist driver's overflow queues), but the expiries are late: say
+ * so, once until a buffer that grows gets memory again (reported, which
+ * a new buffer, possibly never written before, cannot keep: those say so
+ * at most once a second in all).
  */
 static void
 swtim_evbuf_nomem(bool *reported, uint64_t size)

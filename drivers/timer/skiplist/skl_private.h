@@ -143,8 +143,9 @@ struct skl_list {
 	/* Objects of timers expired in the running scan. */
 	struct skl_timer *free_list;
 	/*
-	 * Timers expired while the buffer held SKL_EVBUF_CAP events, oldest
-	 * first (owner evtim|QUEUED), linked both ways so that a cancel takes
+	 * Timers expired while the buffer held SKL_EVBUF_CAP events, or was
+	 * full and could not grow for want of memory, oldest first (owner
+	 * evtim|QUEUED), linked both ways so that a cancel takes
 	 * one out from anywhere. Non-empty means the list is due: the next
 	 * scan moves them into the buffer before it expires anything new.
 	 */

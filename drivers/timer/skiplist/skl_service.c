@@ -35,8 +35,7 @@ skl_periodic_rearm(struct skl_adapter *skl, struct skl_timer *t,
 {
 	uint64_t now = rte_get_timer_cycles();
 
-	/* Cannot fail: the timer is stopped, or running on this lcore, and
-	 * only we handle it. */
+	/* Cannot fail: the timer is stopped, and only we handle it. */
 	RTE_VERIFY(rte_timer_alt_reset(skl->timer_data_id, &t->tim,
 			t->next_expire > now ? t->next_expire - now : 0,
 			SINGLE, lcore, NULL, skl) == 0);
