@@ -34,6 +34,19 @@
  *   dropin one secondary on DPDK's API (rte_event_timer_adapter_lookup(),
  *          the inline arm and cancel), through libswtim_dropin, which
  *          this program is linked with ahead of librte_eventdev
+ *   hold-lane, hold-claim, hold-steal
+ *          as kill, but the secondary is killed inside a call: after
+ *          its arms, one more timer armed, it takes (reaching into the
+ *          library: white box) what an arm or a cancel holds, and is
+ *          killed holding it. lane: its lane's lock; claim: its lane's
+ *          claim. Both leave the store maybe half changed: the lane
+ *          must be found dead, its timers answer remaining ticks and
+ *          cancel with ENOTRECOVERABLE, and none is delivered twice,
+ *          while the primary's timers are all delivered. steal: every
+ *          lock whose holder commits with one store (every lane's, as a
+ *          budget reclaim takes them; the poll set's; the free-object
+ *          pool's): the primary takes each over, and every timer of
+ *          both is delivered exactly once.
  *
  * Hugepages are needed (DPDK's multi-process shares them): without free
  * ones and a hugetlbfs mount the test fails saying so (scripts/lib.sh
@@ -60,8 +73,11 @@
 #include <rte_memzone.h>
 #include <rte_pause.h>
 
+#include "skl_private.h"
 #include "swtim.h"
+#include "swtim_poll_set.h"
 #include "swtim_test.h"
+#include "whl_private.h"
 
 /* Timers each secondary arms: the issue asks for 100k and more. */
 #define MP_TIMERS 102400
@@ -91,6 +107,8 @@
 /* Hugepages (2 MB) the primary needs free: -m below, and some slack. */
 #define MP_MEM_MB 256
 #define MP_MZ_NAME "swtim_test_mp"
+/* How long a dead lane may take to be found: far above the tick. */
+#define MP_DEAD_FOUND_S 30
 
 /* What a secondary did to one timer, written by it (deliveries: by the
  * primary). */
@@ -115,8 +133,18 @@ enum mp_status {
 	MP_FAILED,
 };
 
+/* What a secondary holds when it is killed (hold-* cases). */
+enum mp_hold {
+	MP_HOLD_NONE = 0,
+	MP_HOLD_LANE,
+	MP_HOLD_CLAIM,
+	MP_HOLD_STEAL,
+};
+
 struct mp_owner {
 	volatile int status;
+	/* Events of its timers the primary dequeued. */
+	uint64_t delivered;
 	char msg[256];
 	struct mp_record *recs;
 	uint32_t nb_recs;
@@ -138,6 +166,10 @@ struct mp_shared {
 	 * through libswtim_dropin. */
 	bool kill_when_armed;
 	bool dropin;
+	enum mp_hold hold;
+	/* The timer the secondary armed last in a hold case, and its lane. */
+	struct rte_event_timer *held_timer;
+	unsigned int held_lane;
 	struct mp_owner owners[MP_SECONDARIES_MAX + 1];
 };
 
@@ -466,6 +498,64 @@ mp_dropin_arm_all(struct rte_event_timer *timers,
 	return 0;
 }
 
+/* The free-object pool the driver arms from (white box). */
+static swtim_olock_t *
+mp_pool_lock(struct swtim_adapter *a)
+{
+	if (strcmp(swt_driver, "wheel") == 0)
+		return &((struct whl_adapter *)swtim_adapter_priv(a))->
+			block_pool->lock;
+	return &((struct skl_adapter *)swtim_adapter_priv(a))->recycler->
+		shared->lock;
+}
+
+/*
+ * Arm the last timer, then take what the case says and keep it: the
+ * primary kills this process holding it, as if inside an arm or cancel.
+ */
+static int
+mp_hold_take(struct swtim_adapter *a, struct rte_event_timer *timers)
+{
+	struct mp_owner *o = &mp->owners[mp_owner_id];
+	struct swtim_base *base = swtim_adapter_priv(a);
+	struct swtim_lane *lane = swtim_base_lane(base, rte_lcore_id());
+	struct mp_record *r = &o->recs[MP_TIMERS];
+	struct rte_event_timer *t = &timers[MP_TIMERS];
+	uint64_t start;
+	unsigned int i;
+
+	r->ticks = MP_MAX_TICKS;
+	swt_timer_init(t, SWT_Q_ATOMIC, mp_event_id(mp_owner_id, MP_TIMERS),
+		       r->ticks);
+	r->armed_at = rte_get_timer_cycles();
+	MP_CHECK(swtim_arm(a, t) == 1, "arm: rte_errno %d", rte_errno);
+	r->armed = 1;
+	mp->held_timer = t;
+	mp->held_lane = rte_lcore_id();
+	switch (mp->hold) {
+	case MP_HOLD_LANE:
+		MP_CHECK(swtim_lane_lock(lane) == 0, "lane lock");
+		break;
+	case MP_HOLD_CLAIM:
+		/* A service run may have it for a moment. */
+		start = rte_get_timer_cycles();
+		while (!swtim_lane_claim(lane))
+			MP_CHECK(mp_seconds(start) < MP_DELIVERY_S,
+				 "the lane's claim stays taken");
+		break;
+	default:
+		for (i = 0; i < SWTIM_LANES_MAX; i++)
+			MP_CHECK(swtim_olock_lock(&swtim_base_lane(base, i)->
+				 lock, SWTIM_OLOCK_STEAL) == 0, "lane %u", i);
+		MP_CHECK(swtim_olock_lock(&base->polled.lock,
+					  SWTIM_OLOCK_STEAL) == 0, "poll set");
+		MP_CHECK(swtim_olock_lock(mp_pool_lock(a), SWTIM_OLOCK_STEAL)
+			 == 0, "pool");
+		break;
+	}
+	return 0;
+}
+
 static int
 mp_secondary(void)
 {
@@ -485,7 +575,8 @@ mp_secondary(void)
 		if (mp_dropin_arm_all(timers, &h) != 0)
 			return -1;
 	} else if (mp_secondary_checks(&a) != 0 ||
-		   mp_arm_all(a, mp_owner_id, timers, o->nb_recs, true) != 0) {
+		   mp_arm_all(a, mp_owner_id, timers, mp->hold == MP_HOLD_NONE ?
+			      o->nb_recs : MP_TIMERS, true) != 0) {
 		return -1;
 	}
 	MP_CHECK((h != NULL ? rte_event_timer_adapter_stats_get(h, &st) :
@@ -493,6 +584,8 @@ mp_secondary(void)
 		 st.ev_enq_count <= st.evtim_exp_count, "stats_get");
 	if (o->exit_when_armed)
 		return 0;
+	if (mp->hold != MP_HOLD_NONE && mp_hold_take(a, timers) != 0)
+		return -1;
 	o->status = MP_ARMED;
 	/* Between two calls: it holds nothing of the adapter's. */
 	while (mp->kill_when_armed)
@@ -549,6 +642,7 @@ mp_event_check(const struct rte_event *ev, uint64_t tick_cycles)
 		 ev->event_type, ev->queue_id);
 	r = &mp->owners[owner].recs[i];
 	r->deliveries++;
+	mp->owners[owner].delivered++;
 	MP_CHECK(now >= r->armed_at + r->ticks * tick_cycles,
 		 "owner %u timer %u early by %" PRIu64 " cycles", owner, i,
 		 r->armed_at + r->ticks * tick_cycles - now);
@@ -579,7 +673,19 @@ mp_secondary_poll(struct mp_owner *ow, bool kill_one)
 	return ow->status == MP_FAILED ? -1 : 0;
 }
 
-/* Events expected so far: armed and not cancelled, of every owner. */
+/*
+ * Whether every timer of owner o that was not cancelled is to come: all
+ * but those of a secondary killed holding its lane plainly (a lock or
+ * claim whose state may be half changed), whose lane is lost with it.
+ */
+static bool
+mp_owner_counted(unsigned int o)
+{
+	return o != 0 || mp->hold == MP_HOLD_NONE ||
+		mp->hold == MP_HOLD_STEAL;
+}
+
+/* Events expected so far: armed and not cancelled, of counted owners. */
 static uint64_t
 mp_expected(void)
 {
@@ -588,7 +694,8 @@ mp_expected(void)
 	uint32_t i;
 
 	for (o = 0; o <= MP_OWNER_PRIMARY; o++)
-		for (i = 0; i < mp->owners[o].nb_recs; i++)
+		for (i = 0; mp_owner_counted(o) && i < mp->owners[o].nb_recs;
+		     i++)
 			n += mp->owners[o].recs[i].armed &&
 				!mp->owners[o].recs[i].cancelled;
 	return n;
@@ -605,17 +712,69 @@ mp_records_check(void)
 			const struct mp_record *r = &mp->owners[o].recs[i];
 			unsigned int want = r->armed && !r->cancelled;
 
-			MP_CHECK(r->deliveries == want, "owner %u timer %u "
-				 "(armed %u cancelled %u): %u deliveries", o,
-				 i, r->armed, r->cancelled, r->deliveries);
+			/* A lost lane's timers: at most once; the last one,
+			 * armed just before the kill, never. */
+			if (!mp_owner_counted(o))
+				MP_CHECK(r->deliveries <= want &&
+					 (i < MP_TIMERS || r->deliveries == 0),
+					 "owner %u timer %u of a dead lane: %u "
+					 "deliveries", o, i, r->deliveries);
+			else
+				MP_CHECK(r->deliveries == want, "owner %u timer"
+					 " %u (armed %u cancelled %u): %u "
+					 "deliveries", o, i, r->armed,
+					 r->cancelled, r->deliveries);
 		}
 	return 0;
+}
+
+/* Events of counted owners dequeued so far. */
+static uint64_t
+mp_delivered_counted(void)
+{
+	uint64_t n = 0;
+	unsigned int o;
+
+	for (o = 0; o <= MP_OWNER_PRIMARY; o++)
+		if (mp_owner_counted(o))
+			n += mp->owners[o].delivered;
+	return n;
+}
+
+/*
+ * Once the killed secondary's lane is found dead (by the service, which
+ * waits on its lock or tries its claim when the lane is due), its last
+ * timer answers remaining ticks and cancel with ENOTRECOVERABLE and stays
+ * ARMED. 1 when checked, 0 while the lane is not found dead yet.
+ */
+static int
+mp_dead_lane_check(struct swtim_adapter *a)
+{
+	struct swtim_lane *lane = swtim_base_lane(swtim_adapter_priv(a),
+						  mp->held_lane);
+	struct rte_event_timer *t = mp->held_timer;
+	uint64_t rem;
+
+	if (!swtim_lane_dead(lane))
+		return 0;
+	MP_CHECK(swtim_remaining_ticks_get(a, t, &rem) == -ENOTRECOVERABLE,
+		 "remaining ticks on a dead lane");
+	MP_CHECK(swtim_cancel(a, t) == 0 && rte_errno == ENOTRECOVERABLE,
+		 "cancel on a dead lane: rte_errno %d", rte_errno);
+	MP_CHECK(t->state == RTE_EVENT_TIMER_ARMED, "state %d", t->state);
+	return 1;
 }
 
 static int
 mp_primary(const char *self, const char *mode)
 {
-	const bool kill_one = strcmp(mode, "kill") == 0;
+	const enum mp_hold hold = strcmp(mode, "hold-lane") == 0 ?
+		MP_HOLD_LANE : strcmp(mode, "hold-claim") == 0 ?
+		MP_HOLD_CLAIM : strcmp(mode, "hold-steal") == 0 ?
+		MP_HOLD_STEAL : MP_HOLD_NONE;
+	const bool kill_one = strcmp(mode, "kill") == 0 ||
+		hold != MP_HOLD_NONE;
+	const bool lane_lost = hold == MP_HOLD_LANE || hold == MP_HOLD_CLAIM;
 	const unsigned int nb_sec = strcmp(mode, "two") == 0 ? 2 : 1;
 	const uint64_t tick_cycles = (uint64_t)(((unsigned __int128)
 		MP_TICK_NS * rte_get_timer_hz() + 999999999) / 1000000000);
@@ -630,8 +789,9 @@ mp_primary(const char *self, const char *mode)
 	uint64_t start, delivered = 0, quiet_since = 0, expected = UINT64_MAX;
 	unsigned int s, o, done;
 	uint16_t n, k;
-	bool primary_armed = false;
-	int status, ret = 0;
+	bool primary_armed = false, dead_checked = false;
+	uint64_t killed_at = 0;
+	int status, dead, ret = 0;
 
 	mz = rte_memzone_reserve(MP_MZ_NAME, sizeof(*mp), SOCKET_ID_ANY, 0);
 	if (mz == NULL)
@@ -640,13 +800,14 @@ mp_primary(const char *self, const char *mode)
 	memset(mp, 0, sizeof(*mp));
 	mp->kill_when_armed = kill_one;
 	mp->dropin = strcmp(mode, "dropin") == 0;
+	mp->hold = hold;
 	mp_owner_id = MP_OWNER_PRIMARY;
 	for (o = 0; o <= MP_OWNER_PRIMARY; o++) {
 		struct mp_owner *ow = &mp->owners[o];
 
 		ow->nb_recs = o == MP_OWNER_PRIMARY ?
 			(kill_one ? MP_PRIMARY_TIMERS : 0) :
-			(o < nb_sec ? MP_TIMERS : 0);
+			(o < nb_sec ? MP_TIMERS + (hold != MP_HOLD_NONE) : 0);
 		ow->exit_when_armed = nb_sec == 2 && o == 1;
 		ow->recs = rte_zmalloc("test_mp_recs", sizeof(ow->recs[0]) *
 				       RTE_MAX(ow->nb_recs, 1u), 0);
@@ -696,17 +857,34 @@ mp_primary(const char *self, const char *mode)
 		if (kill_one && !primary_armed &&
 		    mp->owners[0].status == MP_KILLED) {
 			primary_armed = true;
+			killed_at = rte_get_timer_cycles();
 			if (mp_arm_all(a, MP_OWNER_PRIMARY, ptimers,
 				       MP_PRIMARY_TIMERS, false) != 0) {
 				ret = -1;
 				break;
 			}
 		}
+		if (lane_lost && primary_armed && !dead_checked) {
+			dead = mp_dead_lane_check(a);
+			if (dead < 0) {
+				ret = -1;
+				break;
+			}
+			if (dead == 0 && mp_seconds(killed_at) >
+			    MP_DEAD_FOUND_S) {
+				mp_fail(__LINE__, "the dead lane was not found"
+					" in %d s", MP_DEAD_FOUND_S);
+				ret = -1;
+				break;
+			}
+			dead_checked = dead == 1;
+		}
 		/* Counted once every record is final: it reads them all. */
 		if (done == nb_sec && (!kill_one || primary_armed) &&
 		    expected == UINT64_MAX)
 			expected = mp_expected();
-		if (delivered >= expected) {
+		if (mp_delivered_counted() >= expected &&
+		    (!lane_lost || dead_checked)) {
 			mp->all_delivered = 1;
 			if (quiet_since == 0)
 				quiet_since = rte_get_timer_cycles();
@@ -749,8 +927,10 @@ mp_primary(const char *self, const char *mode)
 	}
 	if (ret == 0 && mp_records_check() != 0)
 		ret = -1;
+	/* A lost lane's buffer may hold expired events never enqueued. */
 	if (ret == 0 && (swtim_adapter_stats_get(a, &st) != 0 ||
-			 st.evtim_exp_count != delivered ||
+			 st.evtim_exp_count < delivered ||
+			 (!lane_lost && st.evtim_exp_count != delivered) ||
 			 st.ev_enq_count != delivered)) {
 		mp_fail(__LINE__, "stats: %" PRIu64 " expiries, %" PRIu64
 			" enqueued, %" PRIu64 " dequeued", st.evtim_exp_count,
@@ -770,7 +950,8 @@ mp_primary(const char *self, const char *mode)
 static void
 mp_usage(const char *prog)
 {
-	printf("usage: %s [--help] basic|kill|two|dropin\n"
+	printf("usage: %s [--help] "
+	       "basic|kill|two|dropin|hold-lane|hold-claim|hold-steal\n"
 	       "Multi-process test of the driver SWTIM_TEST_DRIVER names: "
 	       "the primary\nstarts secondaries of itself (--secondary=N, "
 	       "given EAL arguments after it)\nthat arm, cancel and query "
@@ -818,7 +999,10 @@ main(int argc, char **argv)
 	if (argc != 2 || (strcmp(argv[1], "basic") != 0 &&
 			  strcmp(argv[1], "kill") != 0 &&
 			  strcmp(argv[1], "two") != 0 &&
-			  strcmp(argv[1], "dropin") != 0)) {
+			  strcmp(argv[1], "dropin") != 0 &&
+			  strcmp(argv[1], "hold-lane") != 0 &&
+			  strcmp(argv[1], "hold-claim") != 0 &&
+			  strcmp(argv[1], "hold-steal") != 0)) {
 		mp_usage(argv[0]);
 		return 2;
 	}

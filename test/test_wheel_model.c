@@ -32,7 +32,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include <rte_ring_elem.h>
 
 #include "swtim_test.h"
 #include "whl_slot.h"
@@ -97,18 +96,21 @@ index_of(const struct rte_event_timer *evtim)
 	return off / sizeof(*tims);
 }
 
-static struct rte_ring *
-index_ring(const char *name, uint32_t n)
+/* A pool of the free indices 0 .. n - 1, as the driver's. */
+static struct swtim_stack *
+index_pool(const char *name, uint32_t n)
 {
-	struct rte_ring *r = rte_ring_create_elem(name, sizeof(uint32_t), n,
-						  SOCKET_ID_ANY,
-						  RING_F_EXACT_SZ);
+	struct swtim_stack *pool;
 	uint32_t i;
 
-	for (i = 0; r != NULL && i < n; i++)
-		if (rte_ring_enqueue_elem(r, &i, sizeof(i)) != 0)
+	/* Its lock is tagged with this process's slot. */
+	if (swtim_proc_attach() != 0)
+		return NULL;
+	pool = swtim_stack_create(name, n, sizeof(uint32_t), SOCKET_ID_ANY);
+	for (i = 0; pool != NULL && i < n; i++)
+		if (swtim_stack_push(pool, &i, 1) != 1)
 			return NULL;
-	return r;
+	return pool;
 }
 
 static int
@@ -128,9 +130,8 @@ setup(uint64_t start_tick)
 	SWT_ASSERT(tims != NULL && whl.blocks != NULL && whl.heads != NULL &&
 		   w != NULL && w_other != NULL && m != NULL &&
 		   in_stack != NULL && block_used != NULL, "alloc");
-	rte_ring_free(rte_ring_lookup("twm_blocks"));
-	whl.block_ring = index_ring("twm_blocks", whl.nb_blocks);
-	SWT_ASSERT(whl.block_ring != NULL, "ring: %s",
+	whl.block_pool = index_pool("twm_blocks", whl.nb_blocks);
+	SWT_ASSERT(whl.block_pool != NULL, "pool: %s",
 		   rte_strerror(rte_errno));
 	whl_wheel_init(w, TAG, WHEEL_ID);
 	whl_wheel_init(w_other, TAG, WHEEL_ID + 1);
@@ -141,8 +142,8 @@ setup(uint64_t start_tick)
 static void
 teardown(void)
 {
-	rte_ring_free(whl.block_ring);
-	whl.block_ring = NULL;
+	swtim_stack_free(whl.block_pool);
+	whl.block_pool = NULL;
 }
 
 /* Ticks below 2^max_bits, whose size (so the level) is picked at random. */
@@ -445,10 +446,10 @@ check(void)
 		   "%u in stacks, nb_armed %u, model %u", seen, w->nb_armed,
 		   m->nb_armed);
 	SWT_ASSERT(blocks_used + w->free_blocks.n +
-		   rte_ring_count(whl.block_ring) == whl.nb_blocks,
-		   "blocks: %u in stacks + %u cached + %u in the ring != %u",
+		   whl.block_pool->count == whl.nb_blocks,
+		   "blocks: %u in stacks + %u cached + %u in the pool != %u",
 		   blocks_used, w->free_blocks.n,
-		   rte_ring_count(whl.block_ring), whl.nb_blocks);
+		   whl.block_pool->count, whl.nb_blocks);
 	return SWT_PASS;
 }
 

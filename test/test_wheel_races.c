@@ -117,10 +117,10 @@ cancel_follows_rearm_elsewhere(void)
 	SWT_ASSERT(whl_wheel_holds(whl, mine, t), "not on this lcore's wheel");
 
 	/* A cancel reads the timer's wheel and waits for its lock... */
-	rte_spinlock_lock(&mine->lane.lock);
+	SWT_ASSERT(swtim_lane_lock(&mine->lane) == 0, "lock");
 	canceller = (struct job){ .a = a, .t = t, .cancel = true };
 	if (swt_launch(job_run, &canceller, CANCELLER) != 0) {
-		rte_spinlock_unlock(&mine->lane.lock);
+		swtim_lane_unlock(&mine->lane);
 		SWT_ASSERT(false, "launch");
 	}
 	swt_sleep_ms(50);
@@ -132,12 +132,12 @@ cancel_follows_rearm_elsewhere(void)
 	/* ...and the application arms it again from another lcore. */
 	rearmer = (struct job){ .a = a, .t = t };
 	if (swt_launch(job_run, &rearmer, REARMER) != 0) {
-		rte_spinlock_unlock(&mine->lane.lock);
+		swtim_lane_unlock(&mine->lane);
 		SWT_ASSERT(false, "launch");
 	}
 	SWT_ASSERT_NOT_STUCK(job_wait(&rearmer, 5000),
 			     "the re-arm did not finish");
-	rte_spinlock_unlock(&mine->lane.lock);
+	swtim_lane_unlock(&mine->lane);
 	SWT_ASSERT_NOT_STUCK(job_wait(&canceller, 5000),
 			     "the cancel did not finish");
 	SWT_ASSERT_EQ(swt_join(), 0);
@@ -171,9 +171,9 @@ cancel_eagain_while_delivering(void)
 	SWT_ASSERT_EQ(swtim_arm(a, t), 1);
 
 	/* An expiry takes the timer off the wheel; its event is built. */
-	rte_spinlock_lock(&mine->lane.lock);
+	SWT_ASSERT(swtim_lane_lock(&mine->lane) == 0, "lock");
 	whl_wheel_unlink(whl, mine, t);
-	rte_spinlock_unlock(&mine->lane.lock);
+	swtim_lane_unlock(&mine->lane);
 	SWT_ASSERT_BURST(swtim_cancel(a, t), 0, EAGAIN);
 	SWT_ASSERT_EQ(t->state, RTE_EVENT_TIMER_ARMED);
 	/* Delivered: the application's again, nothing to cancel. */

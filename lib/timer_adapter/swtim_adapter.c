@@ -33,6 +33,7 @@
 #include "swtim.h"
 #include "swtim_adapter_pvt.h"
 #include "swtim_log.h"
+#include "swtim_proc.h"
 
 struct swtim_adapter *swtim_adapters;
 
@@ -72,6 +73,9 @@ swtim_adapters_attach(void)
 		}
 		memset(mz->addr, 0, size);
 	}
+	/* Before any adapter is handed out: their locks are tagged. */
+	if (swtim_proc_attach() != 0)
+		goto unlock;
 	__atomic_store_n(&swtim_adapters, (struct swtim_adapter *)mz->addr,
 			 __ATOMIC_RELEASE);
 unlock:

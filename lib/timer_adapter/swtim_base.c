@@ -87,7 +87,8 @@ swtim_base_lanes_set(struct swtim_base *base, struct swtim_lane *first,
 		struct swtim_lane *lane = swtim_base_lane(base, i);
 
 		memset(lane, 0, sizeof(*lane));
-		rte_spinlock_init(&lane->lock);
+		swtim_olock_init(&lane->lock);
+		swtim_olock_init(&lane->claim);
 		lane->id = i;
 	}
 }
@@ -96,7 +97,7 @@ uint32_t
 swtim_base_budget_reclaim(struct swtim_base *base, uint32_t want)
 {
 	struct swtim_budget *b = &base->budget;
-	uint64_t held = 0;
+	bool locked[SWTIM_LANES_MAX];
 	uint32_t got;
 	unsigned int i;
 
@@ -110,20 +111,35 @@ swtim_base_budget_reclaim(struct swtim_base *base, uint32_t want)
 	if (got == want)
 		return got;
 	want -= got;
-	/* With every lock held no credit moves: what is not in avail now
-	 * is outstanding. */
-	for (i = 0; i < SWTIM_LANES_MAX; i++)
-		rte_spinlock_lock(&swtim_base_lane(base, i)->lock);
+	/*
+	 * With every lock held no credit moves: what is not in avail now
+	 * is outstanding. Taken with STEAL: this only moves credit to
+	 * avail, lane by lane, so if we die here a waiter may take a lock
+	 * over; at most the credit of the lane being moved is lost. A dead
+	 * lane keeps its credit, outstanding for good.
+	 */
 	for (i = 0; i < SWTIM_LANES_MAX; i++) {
 		struct swtim_lane *lane = swtim_base_lane(base, i);
 
-		held += lane->credit;
-		lane->credit = 0;
+		locked[i] = !swtim_lane_dead(lane) &&
+			swtim_olock_lock(&lane->lock, SWTIM_OLOCK_STEAL) == 0;
+		if (!locked[i] && !swtim_lane_dead(lane))
+			swtim_lane_kill(lane);
 	}
-	swtim_budget_give(b, held);
+	for (i = 0; i < SWTIM_LANES_MAX; i++) {
+		struct swtim_lane *lane = swtim_base_lane(base, i);
+		uint32_t held;
+
+		if (!locked[i] || lane->credit == 0)
+			continue;
+		held = lane->credit;
+		lane->credit = 0;
+		swtim_budget_give(b, held);
+	}
 	got += swtim_budget_take_avail(b, want);
 	for (i = SWTIM_LANES_MAX; i-- > 0;)
-		rte_spinlock_unlock(&swtim_base_lane(base, i)->lock);
+		if (locked[i])
+			swtim_lane_unlock(swtim_base_lane(base, i));
 	return got;
 }
 
@@ -167,10 +183,12 @@ swtim_base_lanes_release(struct swtim_base *base)
 	uint32_t i, pos, dropped = 0;
 
 	for (i = 0; base->lanes != NULL && i < SWTIM_LANES_MAX; i++) {
-		struct swtim_evbuf *buf = &swtim_base_lane(base, i)->evbuf;
+		struct swtim_lane *lane = swtim_base_lane(base, i);
+		struct swtim_evbuf *buf = &lane->evbuf;
 
-		for (pos = buf->head; buf->tags != NULL && pos != buf->tail;
-		     pos++)
+		/* A dead lane's timers are not touched: they are lost. */
+		for (pos = buf->head; buf->tags != NULL &&
+		     !swtim_lane_dead(lane) && pos != buf->tail; pos++)
 			base->ops->waiting_drop(base,
 						swtim_evbuf_tag_of(buf, pos));
 		dropped += swtim_evbuf_count(buf);

@@ -13,17 +13,22 @@
  * for it form the lane. This header is the part every driver shares:
  *
  * - the lock, held by whoever changes the store (the lcore arming into
- *   it, a cancel, the service taking due timers off it; the wheel takes
- *   it for all of these, the skiplist, whose lists librte_timer locks
- *   itself, only for the credit), and the credit it guards: budget slots
- *   (swtim_budget.h) the lane holds for its next arms, so that an arm
- *   counts against nb_timers without writing a cache line that other
- *   lcores write;
+ *   it, a cancel, the service taking due timers off it; the skiplist
+ *   driver makes every librte_timer call on a list under its lane's lock),
+ *   and the credit it guards: budget slots (swtim_budget.h) the lane holds
+ *   for its next arms, so that an arm counts against nb_timers without
+ *   writing a cache line that other lcores write;
  * - the claim: one service run at a time works on a lane (it expires the
- *   store's due timers and enqueues their events), taken by exchange, so
+ *   store's due timers and enqueues their events), taken by a try, so
  *   that several service lcores split the lanes between them without
  *   waiting for each other; a cancel that must take a periodic timer's
  *   waiting event back out of the buffer tries it too;
+ * - whether the lane is dead: a process (a secondary killed inside an arm
+ *   or a cancel) died holding its lock or claim, so the store may be half
+ *   changed. Both are swtim_olock_t, which tell a dead holder from a slow
+ *   one; whoever finds one marks the lane dead, and from then on nobody
+ *   touches its store: the service skips it, and its timers answer arm,
+ *   cancel and remaining_ticks with ENOTRECOVERABLE (swtim.h);
  * - the event buffer: the lane's expiry events in order, kept until the
  *   device takes them (swtim_evbuf.h);
  * - the statistics, written by the claim's holder (swtim_lane_stats.h).
@@ -34,15 +39,16 @@
  * makes that safe.
  */
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_common.h>
 #include <rte_lcore.h>
-#include <rte_spinlock.h>
 
 #include "swtim_evbuf.h"
 #include "swtim_lane_stats.h"
+#include "swtim_olock.h"
 
 /**
  * The lane that threads without an lcore id share: the last one. An EAL
@@ -60,14 +66,19 @@
  * the other works on unless it works on the other's side.
  */
 struct swtim_lane {
-	/** Guards the store (as the driver says) and credit. */
-	rte_spinlock_t lock;
+	/** Guards the store and credit; swtim_lane_lock(). */
+	swtim_olock_t lock;
 	/** Budget slots held for this lane's next arms (under lock). */
 	uint32_t credit;
 	/** The lane's index, its lcore id. */
 	uint16_t id;
-	/** 1 while a service run (or a cancel) holds the lane. */
-	uint32_t claimed __rte_cache_aligned;
+	/**
+	 * 1 once a dead process was found holding lock or claim. On the
+	 * lock's line: the lock reads it for free.
+	 */
+	uint32_t dead;
+	/** Held by a service run (or a cancel) working on the lane. */
+	swtim_olock_t claim __rte_cache_aligned;
 	/** Expiry events of this lane waiting for the device, in order. */
 	struct swtim_evbuf evbuf;
 	/** Counters, written by the claim's holder. */
@@ -89,7 +100,73 @@ swtim_lane_of_caller(void)
 }
 
 /**
- * Try to claim a lane; never waits.
+ * Mark a lane dead (its lock or claim is held by a dead process) and log
+ * it, once.
+ *
+ * @param lane
+ *   The lane.
+ */
+void swtim_lane_kill(struct swtim_lane *lane);
+
+/**
+ * Whether a lane is dead: nobody may touch its store.
+ *
+ * @param lane
+ *   The lane.
+ */
+static __rte_always_inline bool
+swtim_lane_dead(const struct swtim_lane *lane)
+{
+	return unlikely(__atomic_load_n(&lane->dead, __ATOMIC_RELAXED) != 0);
+}
+
+/**
+ * The slow path of swtim_lane_lock().
+ *
+ * @param lane
+ *   The lane.
+ * @return
+ *   0, or -ENOTRECOVERABLE.
+ */
+int swtim_lane_lock_wait(struct swtim_lane *lane);
+
+/**
+ * Take a lane's lock, to change its store or credit.
+ *
+ * @param lane
+ *   The lane.
+ * @return
+ *   0 once held; -ENOTRECOVERABLE if the lane is dead (then the lock is
+ *   not held).
+ */
+static __rte_always_inline int
+swtim_lane_lock(struct swtim_lane *lane)
+{
+	if (likely(swtim_olock_trylock(&lane->lock, 0))) {
+		/* Free, but dead all the same (its claim's holder died). */
+		if (likely(!swtim_lane_dead(lane)))
+			return 0;
+		swtim_olock_unlock(&lane->lock);
+		return -ENOTRECOVERABLE;
+	}
+	return swtim_lane_lock_wait(lane);
+}
+
+/**
+ * Release a lane's lock.
+ *
+ * @param lane
+ *   The lane.
+ */
+static __rte_always_inline void
+swtim_lane_unlock(struct swtim_lane *lane)
+{
+	swtim_olock_unlock(&lane->lock);
+}
+
+/**
+ * Try to claim a lane; never waits. A claim held by a dead process makes
+ * the lane dead.
  *
  * @param lane
  *   The lane.
@@ -99,7 +176,11 @@ swtim_lane_of_caller(void)
 static __rte_always_inline bool
 swtim_lane_claim(struct swtim_lane *lane)
 {
-	return __atomic_exchange_n(&lane->claimed, 1, __ATOMIC_ACQUIRE) == 0;
+	if (likely(swtim_olock_trylock(&lane->claim, 0)))
+		return true;
+	if (unlikely(swtim_olock_abandoned(&lane->claim)))
+		swtim_lane_kill(lane);
+	return false;
 }
 
 /**
@@ -111,7 +192,7 @@ swtim_lane_claim(struct swtim_lane *lane)
 static __rte_always_inline void
 swtim_lane_release(struct swtim_lane *lane)
 {
-	__atomic_store_n(&lane->claimed, 0, __ATOMIC_RELEASE);
+	swtim_olock_unlock(&lane->claim);
 }
 
 #endif /* SWTIM_LANE_H */

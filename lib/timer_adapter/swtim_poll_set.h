@@ -21,14 +21,16 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
-#include <rte_spinlock.h>
+#include <rte_debug.h>
 
 #include "swtim_lane.h"
+#include "swtim_olock.h"
 
 /** The set. Initialise with swtim_poll_set_init(). */
 struct swtim_poll_set {
 	uint8_t member[SWTIM_LANES_MAX];
-	rte_spinlock_t lock __rte_cache_aligned;
+	/* Held with STEAL: a join commits with the count's store. */
+	swtim_olock_t lock __rte_cache_aligned;
 	uint32_t count;
 	uint16_t ids[SWTIM_LANES_MAX];
 };
@@ -42,7 +44,7 @@ struct swtim_poll_set {
 static inline void
 swtim_poll_set_init(struct swtim_poll_set *set)
 {
-	rte_spinlock_init(&set->lock);
+	swtim_olock_init(&set->lock);
 }
 
 /**
@@ -56,15 +58,22 @@ swtim_poll_set_init(struct swtim_poll_set *set)
 static __rte_always_inline void
 swtim_poll_set_join(struct swtim_poll_set *set, unsigned int id)
 {
+	uint32_t i;
+
 	if (likely(__atomic_load_n(&set->member[id], __ATOMIC_ACQUIRE)))
 		return;
-	rte_spinlock_lock(&set->lock);
-	if (!set->member[id]) {
+	/* Cannot fail: the lock is only held with STEAL. */
+	RTE_VERIFY(swtim_olock_lock(&set->lock, SWTIM_OLOCK_STEAL) == 0);
+	/* A joiner killed between the count's store and the flag's left
+	 * the id in: look before adding it. */
+	for (i = 0; !set->member[id] && i < set->count && set->ids[i] != id;)
+		i++;
+	if (!set->member[id] && i == set->count) {
 		set->ids[set->count] = id;
 		__atomic_store_n(&set->count, set->count + 1, __ATOMIC_RELEASE);
-		__atomic_store_n(&set->member[id], 1, __ATOMIC_RELEASE);
 	}
-	rte_spinlock_unlock(&set->lock);
+	__atomic_store_n(&set->member[id], 1, __ATOMIC_RELEASE);
+	swtim_olock_unlock(&set->lock);
 }
 
 /**

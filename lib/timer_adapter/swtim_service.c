@@ -122,16 +122,24 @@ swtim_base_deadline(const struct swtim_base *base)
 	uint32_t i, nb_polled = swtim_poll_set_count(&base->polled);
 	uint64_t next = UINT64_MAX;
 
-	for (i = 0; i < nb_polled; i++)
-		if (swtim_evbuf_count(
-			&swtim_base_lane(base, base->polled.ids[i])->evbuf) != 0)
+	const struct swtim_lane *lane;
+
+	/* A dead lane is never worked on again (swtim_lane.h). */
+	for (i = 0; i < nb_polled; i++) {
+		lane = swtim_base_lane(base, base->polled.ids[i]);
+		if (swtim_evbuf_count(&lane->evbuf) != 0 &&
+		    !swtim_lane_dead(lane))
 			return 0;
+	}
 	/* Once for the adapter, not once a lane: it reads every lane. */
 	if (swtim_base_outstanding_hint(base) == 0)
 		return UINT64_MAX;
-	for (i = 0; i < nb_polled; i++)
-		next = RTE_MIN(next, base->ops->next_deadline(base,
-				swtim_base_lane(base, base->polled.ids[i])));
+	for (i = 0; i < nb_polled; i++) {
+		lane = swtim_base_lane(base, base->polled.ids[i]);
+		if (!swtim_lane_dead(lane))
+			next = RTE_MIN(next,
+				       base->ops->next_deadline(base, lane));
+	}
 	return next;
 }
 
@@ -212,7 +220,7 @@ swtim_service_run(void *arg)
 		    swtim_evbuf_backing_off(&lane->evbuf, now) :
 		    !ops->due(base, lane, now, tick))
 			continue;
-		if (!swtim_lane_claim(lane))
+		if (swtim_lane_dead(lane) || !swtim_lane_claim(lane))
 			continue;	/* another service lcore has it */
 		worked |= swtim_lane_work(base, lane,
 					  swtim_ports_of(&base->ports, i),

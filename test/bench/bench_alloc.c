@@ -14,13 +14,13 @@
  *                          lcore cache only
  *   recycler alloc_return  put_remote(32, owner = this lcore) + get(32)
  *                          from an empty cache: the objects go through
- *                          the owner's return ring and come back by a
+ *                          the owner's return pool and come back by a
  *                          refill from it (as objects freed by the
  *                          service come home). In this single-thread
  *                          bench the "remote" put is made from the owner
  *                          lcore itself, by naming the owner.
  *   recycler alloc_slow    get(32) from an empty cache and an empty
- *                          return ring: a refill from the shared ring,
+ *                          return pool: a refill from the shared pool,
  *                          then put_remote(32, no owner) back to it
  *
  *   mempool  alloc_fast    rte_mempool_get(1) + put(1), cache of 256
@@ -42,7 +42,6 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_mempool.h>
-#include <rte_ring.h>
 
 #include "skl_recycler.h"
 #include "swtim_bench.h"
@@ -143,7 +142,7 @@ timed_rc_slow(struct skl_recycler *r, void **objs, uint32_t n, bool collect,
 }
 
 /*
- * Empty this lcore's cache and return ring into the shared ring, so that
+ * Empty this lcore's cache and return pool into the shared pool, so that
  * the next get must refill. Reaches into the recycler: this is a
  * white-box benchmark of it.
  */
@@ -158,8 +157,7 @@ rc_flush_lcore(struct skl_recycler *r)
 	if (c->len != 0 && skl_recycler_fill(r, c->objs, c->len) != 0)
 		return -1;
 	c->len = 0;
-	while ((k = rte_ring_dequeue_burst(r->returns[lcore], tmp, RTE_DIM(tmp),
-					   NULL)) > 0)
+	while ((k = swtim_stack_pop(r->returns[lcore], tmp, RTE_DIM(tmp))) > 0)
 		if (skl_recycler_fill(r, tmp, k) != 0)
 			return -1;
 	return 0;

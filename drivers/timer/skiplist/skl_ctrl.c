@@ -143,12 +143,17 @@ skl_teardown(struct swtim_base *base)
 	struct skl_adapter *skl = skl_of_base(base);
 	uint32_t i;
 
+	/* A dead list may be half changed, its librte_timer lock held:
+	 * its timers are lost. */
 	for (i = 0; i < SWTIM_LANES_MAX; i++)
-		skl_overflow_drop(&skl->lists[i]);
+		if (!swtim_lane_dead(&skl->lists[i].lane))
+			skl_overflow_drop(&skl->lists[i]);
 	if (skl->timer_data_id != UINT32_MAX) {
 		for (i = 0; i < base->polled.count; i++) {
 			unsigned int lcore = base->polled.ids[i];
 
+			if (swtim_lane_dead(&skl->lists[lcore].lane))
+				continue;
 			rte_timer_stop_all(skl->timer_data_id, &lcore, 1,
 					   skl_timer_reclaim, skl);
 		}

@@ -46,12 +46,21 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	uint64_t now = 0;
 
 	swtim_poll_set_join(&skl->base.polled, lcore);
-	/* librte_timer locks the list; the lane's lock guards the credit. */
-	rte_spinlock_lock(&lane->lock);
+	/* The credit and the list, both under the lane's lock. */
+	if (unlikely(swtim_lane_lock(lane) != 0)) {
+		rte_errno = ENOTRECOVERABLE;	/* logged when it died */
+		return 0;
+	}
 	budget = swtim_credit_take(&skl->base.budget, lane, nb);
-	rte_spinlock_unlock(&lane->lock);
-	if (unlikely(budget < nb))
+	if (unlikely(budget < nb)) {
+		swtim_lane_unlock(lane);
 		budget += swtim_base_budget_reclaim(&skl->base, nb - budget);
+		if (unlikely(swtim_lane_lock(lane) != 0)) {
+			swtim_budget_give(&skl->base.budget, budget);
+			rte_errno = ENOTRECOVERABLE;
+			return 0;
+		}
+	}
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, SKL_ARM_CHUNK);
 		/* There are nb_timers objects plus every cache's worth. */
@@ -81,6 +90,7 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 					 __ATOMIC_RELAXED);
 			__atomic_thread_fence(__ATOMIC_RELEASE);
 			t->home = home;
+			t->list = lcore;
 			if (skl->base.periodic) {
 				/* The service arms each period itself. */
 				t->period = cycles;
@@ -109,15 +119,11 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 		if (unlikely(got < chunk))
 			break;	/* cannot happen: the budget bounds objects */
 	}
-	if (done < nb) {
-		if (unlikely(done < budget)) {
-			rte_spinlock_lock(&lane->lock);
-			swtim_credit_give(&skl->base.budget, lane,
-					  budget - done);
-			rte_spinlock_unlock(&lane->lock);
-		}
+	if (unlikely(done < budget))
+		swtim_credit_give(&skl->base.budget, lane, budget - done);
+	swtim_lane_unlock(lane);
+	if (done < nb)
 		rte_errno = ENOSPC;
-	}
 	return done;
 }
 
@@ -142,13 +148,26 @@ skl_far_cycles(uint64_t cycles)
 	return RTE_MIN(cycles, now < end ? end - now : 0);
 }
 
-/* Wait until the service is done with a timer whose delivery we beat. */
-static void
+/*
+ * Take a timer whose delivery we beat off its list, under the list's lane
+ * lock: 0, or ENOTRECOVERABLE if that lane is dead. The service holds the
+ * lock while it runs the list's timers, so the stop succeeds at once; the
+ * loop is for a timer librte_timer still calls running all the same.
+ */
+static int
 skl_timer_stop_wait(struct skl_adapter *skl, struct skl_timer *t)
 {
+	struct swtim_lane *lane = &skl->lists[t->list].lane;
 	unsigned int spins = 0;
+	int ret;
 
-	while (rte_timer_alt_stop(skl->timer_data_id, &t->tim) != 0) {
+	for (;;) {
+		if (unlikely(swtim_lane_lock(lane) != 0))
+			return ENOTRECOVERABLE;
+		ret = rte_timer_alt_stop(skl->timer_data_id, &t->tim);
+		swtim_lane_unlock(lane);
+		if (likely(ret == 0))
+			return 0;
 		if (++spins % SKL_CANCEL_SPINS == 0)
 			sched_yield();
 		else
@@ -175,7 +194,7 @@ skl_cancel_waiting(struct skl_adapter *skl, struct skl_timer *t,
 	int err = 0;
 
 	if (!swtim_lane_claim(&list->lane))
-		return EAGAIN;
+		return swtim_lane_dead(&list->lane) ? ENOTRECOVERABLE : EAGAIN;
 	/*
 	 * With the claim no run can resume the timer or be inside its
 	 * callback, so if it still waits its event is in this buffer. If
@@ -215,7 +234,7 @@ skl_cancel_queued(struct skl_adapter *skl, struct skl_timer *t,
 	int err = 0;
 
 	if (!swtim_lane_claim(&list->lane))
-		return EAGAIN;
+		return swtim_lane_dead(&list->lane) ? ENOTRECOVERABLE : EAGAIN;
 	/*
 	 * With the claim nothing leaves this list's queue but by us. Read
 	 * under it, a queued owner and this list as the last to expire the
@@ -255,7 +274,12 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 		}
 		if (likely(__atomic_compare_exchange_n(&t->owner, &expected,
 				0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))) {
-			skl_timer_stop_wait(skl, t);
+			/* On a dead list the object is lost with it. */
+			err = skl_timer_stop_wait(skl, t);
+			if (unlikely(err != 0)) {
+				rte_errno = err;
+				break;
+			}
 		} else if (expected == ((uintptr_t)evtim | SKL_OWNER_QUEUED)) {
 			err = skl_cancel_queued(skl, t, evtim);
 			if (err != 0) {
@@ -289,9 +313,12 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 		struct swtim_lane *lane =
 			&skl->lists[swtim_lane_of_caller()].lane;
 
-		rte_spinlock_lock(&lane->lock);
-		swtim_credit_give(&skl->base.budget, lane, i);
-		rte_spinlock_unlock(&lane->lock);
+		if (likely(swtim_lane_lock(lane) == 0)) {
+			swtim_credit_give(&skl->base.budget, lane, i);
+			swtim_lane_unlock(lane);
+		} else {
+			swtim_budget_give(&skl->base.budget, i);
+		}
 	}
 	return i;
 }
@@ -320,6 +347,8 @@ skl_remaining_ticks_get(const struct swtim_adapter *adapter,
 		owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
 		if (SKL_OWNER_EVTIM(owner) != (uintptr_t)evtim)
 			return -EINVAL;
+		if (swtim_lane_dead(&skl->lists[t->list].lane))
+			return -ENOTRECOVERABLE;
 		if (owner & SKL_OWNER_ARMING) {
 			/* Being armed right now: all of it is left. */
 			*ticks_remaining = evtim->timeout_ticks;

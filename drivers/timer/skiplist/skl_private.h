@@ -49,6 +49,15 @@
  * its object from the event timer, which may be stale if the object was
  * recycled for another event timer meanwhile: the CAS then fails because
  * owner names the other timer, and the stale object is left alone.
+ *
+ * Every librte_timer call on a list (an arm's reset, a cancel's stop, the
+ * service's manage and its periodic re-arms) is made under that list's
+ * lane lock (swtim_lane.h). librte_timer's own list locks are plain
+ * spinlocks that cannot tell a dead holder: this way a process killed
+ * inside librte_timer, holding a list's lock, holds its lane's lock too,
+ * which does tell, and the list's lane is found dead instead of the
+ * service spinning on the list for good. The lane lock also guards the
+ * lane's credit.
  */
 
 #include <stdbool.h>
@@ -57,7 +66,6 @@
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_eventdev.h>
-#include <rte_spinlock.h>
 #include <rte_timer.h>
 
 #include "skl_recycler.h"
@@ -65,7 +73,7 @@
 
 /*
  * Objects sent home per skl_recycler_put_remote() after a scan: one
- * ring operation per recycler bulk.
+ * pool operation per recycler bulk.
  */
 #define SKL_FREE_BULK SKL_RECYCLER_BULK
 
@@ -112,6 +120,8 @@ struct skl_timer {
 	struct skl_timer *queue_prev;
 	/** Lcore whose recycler cache it came from. */
 	uint16_t home;
+	/** The list (lane) it is armed on, whose lock its stop needs. */
+	uint16_t list;
 	/**
 	 * Armings of this object so far, bumped before each arm publishes
 	 * its owner: remaining_ticks_get() reads the deadline without a

@@ -12,34 +12,14 @@
 
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_memzone.h>
 
 #include "skl_recycler.h"
-
-/* A ring in rte_malloc memory: no memzone per ring, so many adapters
- * with RTE_MAX_LCORE return rings each do not run out of memzones. */
-static struct rte_ring *
-skl_recycler_ring_create(const char *name, unsigned int count, int socket,
-			   unsigned int flags)
-{
-	ssize_t size = rte_ring_get_memsize(count);
-	struct rte_ring *ring;
-
-	if (size < 0)
-		return NULL;
-	ring = rte_zmalloc_socket(name, size, RTE_CACHE_LINE_SIZE, socket);
-	if (ring == NULL)
-		return NULL;
-	if (rte_ring_init(ring, name, count, flags) != 0) {
-		rte_free(ring);
-		return NULL;
-	}
-	return ring;
-}
 
 struct skl_recycler *
 skl_recycler_create(const char *name, uint32_t nb_objs, int socket)
 {
-	char ring_name[RTE_RING_NAMESIZE];
+	char pool_name[RTE_MEMZONE_NAMESIZE];
 	struct skl_recycler *r;
 	unsigned int lcore;
 
@@ -48,13 +28,13 @@ skl_recycler_create(const char *name, uint32_t nb_objs, int socket)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	snprintf(ring_name, sizeof(ring_name), "%s_s", name);
-	r->shared = skl_recycler_ring_create(ring_name,
-			rte_align32pow2(nb_objs + 1), socket, 0);
+	snprintf(pool_name, sizeof(pool_name), "%s_s", name);
+	r->shared = swtim_stack_create(pool_name, nb_objs, sizeof(void *),
+				       socket);
 	for (lcore = 0; r->shared != NULL && lcore < RTE_MAX_LCORE; lcore++) {
-		snprintf(ring_name, sizeof(ring_name), "%s_r%u", name, lcore);
-		r->returns[lcore] = skl_recycler_ring_create(ring_name,
-				SKL_RECYCLER_RETURN_SIZE, socket, 0);
+		snprintf(pool_name, sizeof(pool_name), "%s_r%u", name, lcore);
+		r->returns[lcore] = swtim_stack_create(pool_name,
+				SKL_RECYCLER_RETURN_SIZE, sizeof(void *), socket);
 		if (r->returns[lcore] == NULL)
 			break;
 	}
@@ -74,28 +54,27 @@ skl_recycler_free(struct skl_recycler *r)
 	if (r == NULL)
 		return;
 	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++)
-		rte_free(r->returns[lcore]);
-	rte_free(r->shared);
+		swtim_stack_free(r->returns[lcore]);
+	swtim_stack_free(r->shared);
 	rte_free(r);
 }
 
 int
 skl_recycler_fill(struct skl_recycler *r, void *const *objs, uint32_t n)
 {
-	return rte_ring_enqueue_bulk(r->shared, objs, n, NULL) == n ?
-		0 : -ENOBUFS;
+	return swtim_stack_push(r->shared, objs, n) == n ? 0 : -ENOBUFS;
 }
 
 uint32_t
 skl_recycler_get_shared(struct skl_recycler *r, void **objs, uint32_t n)
 {
-	uint32_t got = rte_ring_dequeue_burst(r->shared, objs, n, NULL);
+	uint32_t got = swtim_stack_pop(r->shared, objs, n);
 	unsigned int lcore;
 
 	/* Nothing may be stranded on its way home: take it from there. */
 	for (lcore = 0; got < n && lcore < RTE_MAX_LCORE; lcore++)
-		got += rte_ring_dequeue_burst(r->returns[lcore], &objs[got],
-					      n - got, NULL);
+		got += swtim_stack_pop(r->returns[lcore], &objs[got],
+				       n - got);
 	return got;
 }
 
@@ -106,14 +85,13 @@ skl_recycler_refill(struct skl_recycler *r, unsigned int lcore)
 	struct skl_recycler_stats *st = &r->stats[lcore];
 
 	/* Fast return path: what came home. */
-	c->len = rte_ring_dequeue_burst(r->returns[lcore], c->objs,
-					SKL_RECYCLER_BULK, NULL);
+	c->len = swtim_stack_pop(r->returns[lcore], c->objs,
+				 SKL_RECYCLER_BULK);
 	if (likely(c->len != 0)) {
 		st->refills++;
 		return c->len;
 	}
-	c->len = rte_ring_dequeue_burst(r->shared, c->objs,
-					SKL_RECYCLER_BULK, NULL);
+	c->len = swtim_stack_pop(r->shared, c->objs, SKL_RECYCLER_BULK);
 	if (c->len != 0) {
 		st->slow_refills++;
 		return c->len;
@@ -130,7 +108,7 @@ skl_recycler_spill(struct skl_recycler *r, unsigned int lcore)
 	struct skl_recycler_cache *c = &r->caches[lcore];
 
 	c->len -= SKL_RECYCLER_BULK;
-	/* The shared ring has room for every object: cannot fail. */
+	/* The shared pool has room for every object: cannot fail. */
 	RTE_VERIFY(skl_recycler_fill(r, &c->objs[c->len],
 				       SKL_RECYCLER_BULK) == 0);
 	r->stats[lcore].spills++;
@@ -143,7 +121,7 @@ skl_recycler_put_remote(struct skl_recycler *r, uint16_t owner,
 	uint32_t sent = 0;
 
 	if (owner < RTE_MAX_LCORE)
-		sent = rte_ring_enqueue_burst(r->returns[owner], objs, n, NULL);
+		sent = swtim_stack_push(r->returns[owner], objs, n);
 	if (sent < n)
 		RTE_VERIFY(skl_recycler_fill(r, &objs[sent], n - sent) == 0);
 }

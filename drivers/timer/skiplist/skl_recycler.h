@@ -15,14 +15,19 @@
  *   the owner lcore are a few loads and stores.
  * - Return path: an object freed on another lcore (the service, a remote
  *   cancel) goes back to the lcore that allocated it through that lcore's
- *   return ring, in bulk; the owner drains its ring into its cache when
+ *   return pool, in bulk; the owner drains its pool into its cache when
  *   the cache runs dry. Objects never bounce through a pool shared by all.
- * - Slow path: the shared ring, refilled from and spilled to in bulk; and,
- *   when it is empty, taking objects from other lcores' return rings, so
+ * - Slow path: the shared pool, refilled from and spilled to in bulk; and,
+ *   when it is empty, taking objects from other lcores' return pools, so
  *   that no object is ever stranded: everything not in an lcore cache can
  *   be had by any lcore.
  *
- * Non-EAL threads have no cache and use the shared ring directly.
+ * Non-EAL threads have no cache and use the shared pool directly.
+ *
+ * The pools are swtim_stack.h's, which a process killed inside one leaves
+ * whole, not rte_rings, which it would leave blocked for everyone. An
+ * lcore's cache is only ever touched by that lcore: one killed inside a
+ * get or a put loses at most the objects in its hands.
  *
  * An object's owner is whatever the caller records when it gets it
  * (skl_recycler_owner() gives the value to record); the recycler itself
@@ -35,10 +40,11 @@
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_lcore.h>
-#include <rte_ring.h>
+
+#include "swtim_stack.h"
 
 /**
- * Objects moved between a cache and a ring at once: one ring operation
+ * Objects moved between a cache and a pool at once: one pool operation
  * per 32 gets or puts, the burst size the fast paths work in.
  */
 #define SKL_RECYCLER_BULK 32
@@ -47,14 +53,14 @@
 #define SKL_RECYCLER_CACHE_MAX (2 * SKL_RECYCLER_BULK)
 
 /*
- * Objects one return ring holds. A return ring only buffers objects on
+ * Objects one return pool holds. A return pool only buffers objects on
  * their way home between two refills of the owner's cache; when it is
- * full, objects go to the shared ring instead, which costs sharing but
+ * full, objects go to the shared pool instead, which costs sharing but
  * never loses one.
  */
 #define SKL_RECYCLER_RETURN_SIZE 512
 
-/** Owner value of objects got on non-EAL threads (shared ring). */
+/** Owner value of objects got on non-EAL threads (shared pool). */
 #define SKL_RECYCLER_NO_OWNER UINT16_MAX
 
 /** One lcore's cache. */
@@ -65,16 +71,16 @@ struct skl_recycler_cache {
 
 /** Counters of the slow paths, for benchmarks and debugging. */
 struct skl_recycler_stats {
-	uint64_t refills;	/**< cache refilled from the return ring */
-	uint64_t slow_refills;	/**< ... from the shared ring */
-	uint64_t steals;	/**< ... from another lcore's return ring */
-	uint64_t spills;	/**< cache spilled to the shared ring */
+	uint64_t refills;	/**< cache refilled from the return pool */
+	uint64_t slow_refills;	/**< ... from the shared pool */
+	uint64_t steals;	/**< ... from another lcore's return pool */
+	uint64_t spills;	/**< cache spilled to the shared pool */
 };
 
 /** A recycler. */
 struct skl_recycler {
-	struct rte_ring *shared;
-	struct rte_ring *returns[RTE_MAX_LCORE];
+	struct swtim_stack *shared;
+	struct swtim_stack *returns[RTE_MAX_LCORE];
 	struct skl_recycler_cache caches[RTE_MAX_LCORE];
 	struct skl_recycler_stats stats[RTE_MAX_LCORE];
 };
@@ -90,7 +96,7 @@ struct skl_recycler {
  * Create a recycler for up to nb_objs objects, initially empty.
  *
  * @param name
- *   Prefix of its rings' names (unique per recycler).
+ *   Prefix of its pools' names (unique per recycler).
  * @param nb_objs
  *   Most objects it will ever hold.
  * @param socket
@@ -110,7 +116,7 @@ struct skl_recycler *skl_recycler_create(const char *name,
 void skl_recycler_free(struct skl_recycler *r);
 
 /**
- * Put objects into the shared ring (for filling a new recycler).
+ * Put objects into the shared pool (for filling a new recycler).
  *
  * @param r
  *   The recycler.
@@ -119,7 +125,7 @@ void skl_recycler_free(struct skl_recycler *r);
  * @param n
  *   How many.
  * @return
- *   0, or -ENOBUFS if they do not fit.
+ *   0, or -ENOBUFS if they do not all fit (those that fit are in).
  */
 int skl_recycler_fill(struct skl_recycler *r, void *const *objs,
 			uint32_t n);
@@ -127,7 +133,7 @@ int skl_recycler_fill(struct skl_recycler *r, void *const *objs,
 /** @internal Refill the caller's cache; return objects now in it. */
 uint32_t skl_recycler_refill(struct skl_recycler *r, unsigned int lcore);
 
-/** @internal Spill half of a full cache to the shared ring. */
+/** @internal Spill half of a full cache to the shared pool. */
 void skl_recycler_spill(struct skl_recycler *r, unsigned int lcore);
 
 /** @internal Get without a cache (non-EAL threads). */
@@ -208,7 +214,7 @@ skl_recycler_put_local(struct skl_recycler *r, void *obj)
 
 /**
  * Send objects back to their owner from any thread: to the owner's return
- * ring, or the shared ring for SKL_RECYCLER_NO_OWNER or a full ring.
+ * pool, or the shared pool for SKL_RECYCLER_NO_OWNER or a full one.
  *
  * @param r
  *   The recycler.

@@ -219,6 +219,9 @@ skl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
 	struct skl_adapter *skl = skl_of_base(base);
 	uint32_t i;
 
+	/* librte_timer calls on the list: under its lane's lock. */
+	if (unlikely(swtim_lane_lock(lane) != 0))
+		return;	/* dead: its timers are lost */
 	for (i = 0; i < n; i++) {
 		struct skl_timer *t = (struct skl_timer *)
 			swtim_evbuf_tag_of(&lane->evbuf, first + i);
@@ -227,6 +230,7 @@ skl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
 		__atomic_store_n(&t->owner, t->owner & ~SKL_OWNER_BUSY,
 				 __ATOMIC_RELEASE);
 	}
+	swtim_lane_unlock(lane);
 }
 
 /* A list is due once a grain (swtim_base.h) has passed since its last
@@ -276,7 +280,12 @@ skl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
 	__atomic_store_n(&list->next_scan, now + base->grain_cycles,
 			 __ATOMIC_RELAXED);
 	RTE_PER_LCORE(skl_scanned) = list;
+	/* The lane's producers wait for this run's callbacks: a cancel's
+	 * stop then never finds its timer running (skl_fastpath.c). */
+	if (unlikely(swtim_lane_lock(lane) != 0))
+		return moved || sent != 0;
 	rte_timer_alt_manage(skl->timer_data_id, &lcore, 1, skl_timer_expired);
+	swtim_lane_unlock(lane);
 	skl_free_list_drain(skl, list);
 	if (swtim_evbuf_count(&lane->evbuf) != 0)
 		sent += swtim_lane_flush(base, lane, port);

@@ -72,13 +72,20 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	now_grain = swtim_base_grain_after(&whl->base, rte_get_timer_cycles());
 	tmo_expiry = whl_expiry_of(whl, now_grain, tmo_ticks);
 
-	rte_spinlock_lock(&w->lane.lock);
+	if (unlikely(swtim_lane_lock(&w->lane) != 0)) {
+		rte_errno = ENOTRECOVERABLE;	/* logged when it died */
+		return 0;
+	}
 	budget = swtim_credit_take(&whl->base.budget, &w->lane, nb);
 	if (unlikely(budget < nb)) {
 		/* Neither credit nor avail: gather every lane's first. */
-		rte_spinlock_unlock(&w->lane.lock);
+		swtim_lane_unlock(&w->lane);
 		budget += swtim_base_budget_reclaim(&whl->base, nb - budget);
-		rte_spinlock_lock(&w->lane.lock);
+		if (unlikely(swtim_lane_lock(&w->lane) != 0)) {
+			swtim_budget_give(&whl->base.budget, budget);
+			rte_errno = ENOTRECOVERABLE;
+			return 0;
+		}
 	}
 	/*
 	 * An empty wheel is not scanned, so its clock stays where the last
@@ -119,7 +126,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 		w->nb_armed += chunk;
 		done += chunk;
 	}
-	rte_spinlock_unlock(&w->lane.lock);
+	swtim_lane_unlock(&w->lane);
 	/* Every timer the budget let through was armed. */
 	if (unlikely(done < nb))
 		rte_errno = ENOSPC;
@@ -156,9 +163,10 @@ whl_wheel_named(struct whl_adapter *whl, const struct rte_event_timer *evtim)
 
 /*
  * Lock the wheel an event timer names, keeping the lock of *held (NULL:
- * none) if that is the one; 0, or EINVAL when the timer names no wheel of
- * this adapter. *held is the wheel locked on return (unchanged on EINVAL
- * before any locking). The timer may be armed again elsewhere while we
+ * none) if that is the one; 0, EINVAL when the timer names no wheel of
+ * this adapter, or ENOTRECOVERABLE when its wheel is dead (then *held is
+ * NULL). *held is the wheel locked on return (unchanged on EINVAL before
+ * any locking). The timer may be armed again elsewhere while we
  * wait for the lock, once its last expiry has made it the application's:
  * then the name changes, and the lock follows it.
  */
@@ -174,8 +182,10 @@ whl_lock_named(struct whl_adapter *whl, const struct rte_event_timer *evtim,
 			return EINVAL;
 		if (w != *held) {
 			if (*held != NULL)
-				rte_spinlock_unlock(&(*held)->lane.lock);
-			rte_spinlock_lock(&w->lane.lock);
+				swtim_lane_unlock(&(*held)->lane);
+			*held = NULL;
+			if (unlikely(swtim_lane_lock(&w->lane) != 0))
+				return ENOTRECOVERABLE;
 			*held = w;
 		}
 		if (likely(whl_wheel_named(whl, evtim) == w))
@@ -199,7 +209,7 @@ whl_cancel_waiting(struct whl_wheel *w, const struct rte_event_timer *evtim)
 
 	/* The lock is held: only try the claim, never wait for it. */
 	if (!swtim_lane_claim(&w->lane))
-		return EAGAIN;
+		return swtim_lane_dead(&w->lane) ? ENOTRECOVERABLE : EAGAIN;
 	found = swtim_evbuf_remove_tagged(&w->lane.evbuf, (uintptr_t)evtim);
 	/* Taken back: it counted as expired when its event was built. */
 	if (found)
@@ -221,9 +231,12 @@ whl_cancel_one(struct whl_adapter *whl, struct rte_event_timer *evtim,
 {
 	struct whl_wheel *w;
 
+	int err;
+
 again:
-	if (unlikely(whl_lock_named(whl, evtim, held) != 0))
-		return EINVAL;
+	err = whl_lock_named(whl, evtim, held);
+	if (unlikely(err != 0))
+		return err;
 	w = *held;
 	if (likely(whl_wheel_holds(whl, w, evtim))) {
 		whl_wheel_unlink(whl, w, evtim);
@@ -266,7 +279,7 @@ whl_cancel_burst(const struct swtim_adapter *adapter,
 		swtim_credit_give(&whl->base.budget, &held->lane, 1);
 	}
 	if (held != NULL)
-		rte_spinlock_unlock(&held->lane.lock);
+		swtim_lane_unlock(&held->lane);
 	return i;
 }
 
@@ -279,10 +292,11 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 	struct whl_wheel *w = NULL;
 	uint64_t elapsed, expiry = 0, grains;
 	bool ours = false;
+	int err;
 
 	/* Under the wheel's lock: the service sets a periodic timer's next
 	 * period under it. */
-	while (whl_lock_named(whl, evtim, &w) == 0) {
+	while ((err = whl_lock_named(whl, evtim, &w)) == 0) {
 		/* On the wheel, or taken by an expiry and not yet delivered
 		 * (a periodic timer stays armed), unless armed again
 		 * elsewhere since the lock's re-check: then follow it. */
@@ -296,7 +310,9 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 		break;
 	}
 	if (w != NULL)
-		rte_spinlock_unlock(&w->lane.lock);
+		swtim_lane_unlock(&w->lane);
+	if (unlikely(err == ENOTRECOVERABLE))
+		return -ENOTRECOVERABLE;
 	if (!ours)
 		return -EINVAL;
 	/*

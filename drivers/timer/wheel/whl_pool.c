@@ -5,16 +5,16 @@
 /*
  * Free slot blocks: each is an index into an array the adapter allocated
  * once, kept in a small per-wheel cache (guarded by the wheel's lock) in
- * front of a shared rte_ring. A cache refills and
- * spills `bulk` indices at a time, so the ring's atomics are paid once per
- * bulk operations, and it never holds more than two bulks: the size of
- * the array counts on that (whl_blocks_needed()).
+ * front of a pool all wheels share (swtim_stack.h: one a process killed
+ * inside it leaves whole). A cache refills and spills `bulk` indices at a
+ * time, so the pool's lock is paid once per bulk operations, and it never
+ * holds more than two bulks: the size of the array counts on that
+ * (whl_blocks_needed()).
  */
 
 #include <string.h>
 
 #include <rte_debug.h>
-#include <rte_ring_elem.h>
 
 #include "whl_private.h"
 
@@ -40,15 +40,14 @@ whl_blocks_needed(uint64_t nb_timers, unsigned int nb_wheels)
 }
 
 uint32_t
-whl_free_get(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk,
-	     uint32_t *idx, uint32_t n)
+whl_free_get(struct whl_free_cache *c, struct swtim_stack *pool,
+	     uint32_t bulk, uint32_t *idx, uint32_t n)
 {
 	uint32_t got = 0, take;
 
 	while (got < n) {
 		if (c->n == 0) {
-			c->n = rte_ring_mc_dequeue_burst_elem(ring, c->idx,
-					sizeof(uint32_t), bulk, NULL);
+			c->n = swtim_stack_pop(pool, c->idx, bulk);
 			if (c->n == 0)
 				break;
 		}
@@ -61,12 +60,12 @@ whl_free_get(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk,
 }
 
 void
-whl_free_spill(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk)
+whl_free_spill(struct whl_free_cache *c, struct swtim_stack *pool,
+	       uint32_t bulk)
 {
 	c->n -= bulk;
-	/* The ring has room for every index: this cannot fail. */
-	RTE_VERIFY(rte_ring_mp_enqueue_bulk_elem(ring, &c->idx[c->n],
-			sizeof(uint32_t), bulk, NULL) == bulk);
+	/* The pool has room for every index: this cannot fail. */
+	RTE_VERIFY(swtim_stack_push(pool, &c->idx[c->n], bulk) == bulk);
 }
 
 uint32_t
@@ -78,7 +77,7 @@ whl_block_refill(struct whl_adapter *whl, struct whl_wheel *w)
 	 * The block array is sized for the worst case (whl_ctrl.c), so
 	 * running out is a bug in that count, not a load to survive.
 	 */
-	RTE_VERIFY(whl_free_get(&w->free_blocks, whl->block_ring,
+	RTE_VERIFY(whl_free_get(&w->free_blocks, whl->block_pool,
 				WHL_BLOCK_BULK, &b, 1) == 1);
 	return b;
 }

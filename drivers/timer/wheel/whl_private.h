@@ -77,9 +77,9 @@
  * same reason: a walk that reads many entries per memory access.)
  *
  * Free blocks sit in per-wheel caches (under the wheel's lock) in front
- * of a shared rte_ring of indices (whl_pool.c).
+ * of a shared pool of indices (whl_pool.c, swtim_stack.h).
  *
- * Locks: each wheel has one spinlock, taken by its producer lcore once
+ * Locks: each wheel has one lock (its lane's, swtim_lane.h), taken by its producer lcore once
  * per arm burst, by the service once per chunk of a scan of that wheel
  * (and, with periodic timers, once more to set their next period), and by
  * a cancel from any thread. Producers on EAL lcores never share a lock
@@ -100,10 +100,9 @@
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_reciprocal.h>
-#include <rte_ring.h>
-#include <rte_spinlock.h>
 
 #include "swtim_base.h"
+#include "swtim_stack.h"
 
 /*
  * Bits of a tick count each level resolves, and slots per level: set at
@@ -208,7 +207,7 @@ _Static_assert(sizeof(struct whl_block) == 2 * RTE_CACHE_LINE_MIN_SIZE,
 	       "a block is two cache lines");
 _Static_assert(sizeof(struct whl_block_head) == 16, "four heads a line");
 
-/** Free indices a wheel keeps in front of a shared ring (whl_pool.c). */
+/** Free indices a wheel keeps in front of the shared pool (whl_pool.c). */
 struct whl_free_cache {
 	uint32_t n;
 	uint32_t idx[2 * WHL_BLOCK_BULK];
@@ -248,7 +247,7 @@ struct whl_adapter {
 	struct whl_block *blocks;
 	struct whl_block_head *heads;	/* one per block */
 	uint32_t nb_blocks;
-	struct rte_ring *block_ring;
+	struct swtim_stack *block_pool;
 	/* Marks this adapter's timers (whl_place_of()); never 0. */
 	uint16_t tag;
 	struct whl_wheel *wheels;	/* SWTIM_LANES_MAX of them */
@@ -311,18 +310,18 @@ whl_place_set(const struct whl_wheel *w, struct rte_event_timer *evtim,
 
 /* whl_pool.c: free blocks, called with the wheel's lock. */
 uint64_t whl_blocks_needed(uint64_t nb_timers, unsigned int nb_wheels);
-uint32_t whl_free_get(struct whl_free_cache *c, struct rte_ring *ring,
+uint32_t whl_free_get(struct whl_free_cache *c, struct swtim_stack *pool,
 		      uint32_t bulk, uint32_t *idx, uint32_t n);
-void whl_free_spill(struct whl_free_cache *c, struct rte_ring *ring,
+void whl_free_spill(struct whl_free_cache *c, struct swtim_stack *pool,
 		    uint32_t bulk);
 
-/** Give an index back to a cache, spilling a bulk to the ring if full. */
+/** Give an index back to a cache, spilling a bulk to the pool if full. */
 static __rte_always_inline void
-whl_free_put(struct whl_free_cache *c, struct rte_ring *ring, uint32_t bulk,
-	     uint32_t idx)
+whl_free_put(struct whl_free_cache *c, struct swtim_stack *pool,
+	     uint32_t bulk, uint32_t idx)
 {
 	if (unlikely(c->n == 2 * bulk))
-		whl_free_spill(c, ring, bulk);
+		whl_free_spill(c, pool, bulk);
 	c->idx[c->n++] = idx;
 }
 uint32_t whl_block_refill(struct whl_adapter *whl, struct whl_wheel *w);
@@ -340,7 +339,7 @@ whl_block_get(struct whl_adapter *whl, struct whl_wheel *w)
 static inline void
 whl_block_put(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b)
 {
-	whl_free_put(&w->free_blocks, whl->block_ring, WHL_BLOCK_BULK, b);
+	whl_free_put(&w->free_blocks, whl->block_pool, WHL_BLOCK_BULK, b);
 }
 
 /* whl_wheel.c: the wheel itself, called with the wheel's lock held. */

@@ -80,14 +80,15 @@ whl_chunk_recycle(struct whl_adapter *whl, struct whl_wheel *w,
 
 	if (!whl->base.periodic && delivered == n)
 		return;
-	rte_spinlock_lock(&w->lane.lock);
+	if (unlikely(swtim_lane_lock(&w->lane) != 0))
+		return;	/* dead: its timers are lost */
 	/* Drift-free: the next period counts from this expiry. */
 	for (i = 0; whl->base.periodic && i < delivered; i++)
 		due[i]->impl_opaque[0] +=
 			due[i]->timeout_ticks << whl->base.grain_shift;
 	for (i = delivered; i < n; i++)
 		whl_wheel_link(whl, w, due[i]);
-	rte_spinlock_unlock(&w->lane.lock);
+	swtim_lane_unlock(&w->lane);
 }
 
 /* Link the periodic timers whose events the device took for their next
@@ -100,11 +101,12 @@ whl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
 	struct whl_wheel *w = whl_wheel_of(lane);
 	uint32_t i;
 
-	rte_spinlock_lock(&w->lane.lock);
+	if (unlikely(swtim_lane_lock(&w->lane) != 0))
+		return;
 	for (i = 0; i < n; i++)
 		whl_wheel_link(whl, w, (struct rte_event_timer *)
 			       swtim_evbuf_tag_of(&lane->evbuf, first + i));
-	rte_spinlock_unlock(&w->lane.lock);
+	swtim_lane_unlock(&w->lane);
 }
 
 /*
@@ -138,9 +140,10 @@ whl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
 	uint32_t n, delivered, expired = 0, sent = 0;
 
 	do {
-		rte_spinlock_lock(&w->lane.lock);
+		if (unlikely(swtim_lane_lock(&w->lane) != 0))
+			break;
 		n = whl_wheel_expire(whl, w, grain, RTE_DIM(due), due);
-		rte_spinlock_unlock(&w->lane.lock);
+		swtim_lane_unlock(&w->lane);
 		if (n == 0)
 			break;
 		delivered = whl_chunk_deliver(whl, w, due, n);
@@ -165,9 +168,10 @@ whl_lane_next_deadline(const struct swtim_base *base,
 
 	if (__atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) == 0)
 		return UINT64_MAX;
-	rte_spinlock_lock(&w->lane.lock);
+	if (unlikely(swtim_lane_lock(&w->lane) != 0))
+		return UINT64_MAX;
 	grain = whl_wheel_next_tick(w);
-	rte_spinlock_unlock(&w->lane.lock);
+	swtim_lane_unlock(&w->lane);
 	/* A timer is due once its grain has started; one too far ahead for
 	 * the clock is never due. */
 	if (grain == UINT64_MAX ||

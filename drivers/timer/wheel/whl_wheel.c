@@ -17,7 +17,7 @@ void
 whl_wheel_init(struct whl_wheel *w, uint16_t tag, unsigned int wheel_id)
 {
 	memset(w, 0, sizeof(*w));	/* every slot empty */
-	rte_spinlock_init(&w->lane.lock);
+	swtim_olock_init(&w->lane.lock);
 	w->owner = whl_owner_of(tag, wheel_id);
 }
 
