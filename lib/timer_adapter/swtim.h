@@ -64,12 +64,29 @@
  * - A secondary that exits, or is killed (even with SIGKILL) between
  *   two calls, loses nothing it armed: its timers are delivered and its
  *   cancels hold (the timers' memory stays allocated in the shared
- *   heap). A secondary killed inside an arm or cancel call may leave a
- *   lock or a ring position of the adapter held for good (its lcore's
- *   timer store, a librte_timer list, a free-object ring), which can
- *   stall the service and other producers: applications stop a
- *   secondary's producers (a flag its lcores poll between calls) before
- *   they kill it.
+ *   heap).
+ * - A secondary killed inside an arm or cancel call never stalls the
+ *   service or the other producers: every lock of the adapter records
+ *   its holder's process, and whoever waits on a lock whose holder is
+ *   dead (a zombie counts) stops waiting. Where the holder changes
+ *   things with one store (the free-object pools, the list of lanes, a
+ *   budget reclaim) the lock is taken over and nothing is lost. Where
+ *   it may have left a timer store half changed (the lock or claim of
+ *   an lcore's store, and with the skiplist driver its librte_timer
+ *   list) that store, a lane, is dead: the service skips it and logs it
+ *   once, its timers are never delivered (each stays ARMED, counted in
+ *   nb_timers, until the adapter is freed), and arm from that lcore id,
+ *   cancel and remaining ticks of its timers answer ENOTRECOVERABLE.
+ *   The lanes of other lcores go on. What is left to the application:
+ *   re-arming, from another lcore id, the dead lane's timers it still
+ *   needs (their state says ARMED, their events will not come), or, to
+ *   get the lane back, re-creating the adapter; and a lane is the
+ *   killed process's own lcore's, unless it was cancelling another
+ *   lcore's timer or arming from a non-EAL thread (the lane all
+ *   non-EAL threads share). A process is looked up in /proc: one in
+ *   another pid namespace (another container) cannot be, and is waited
+ *   for as if alive. Stopping a secondary's producers (a flag its
+ *   lcores poll between calls) before killing it loses nothing.
  * - Every process must run the same swtim build: lookup compares the
  *   adapter's driver with this process's and refuses (ENOTSUP, logged)
  *   a mismatch.
@@ -359,7 +376,9 @@ swtim_adapter_stats_reset(struct swtim_adapter *adapter);
  *   RTE_EVENT_TIMER_ERROR_TOOEARLY); timeout above max_tmo_ns (state
  *   RTE_EVENT_TIMER_ERROR_TOOLATE); in a secondary process, a timer
  *   outside DPDK's memory (state untouched);
- * - ENOSPC: nb_timers timers are already armed.
+ * - ENOSPC: nb_timers timers are already armed;
+ * - ENOTRECOVERABLE: the calling lcore's timer store is dead (a process
+ *   was killed inside a call holding it: see "Multi-process" above).
  * Armed timers are in state RTE_EVENT_TIMER_ARMED.
  *
  * Thread safety: MT safe, from EAL lcores and non-EAL threads.
@@ -411,7 +430,10 @@ swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
  *   example it has expired);
  * - EAGAIN: the timer is expiring at this very moment; a retry gives
  *   EINVAL once its state has become NOT_ARMED (a periodic timer: a
- *   retry cancels it).
+ *   retry cancels it);
+ * - ENOTRECOVERABLE: the timer's store is dead (a process was killed
+ *   inside a call holding it: see "Multi-process" above); the timer
+ *   stays ARMED and will not expire.
  * A cancelled timer is in state RTE_EVENT_TIMER_CANCELED and no expiry
  * event of it is enqueued after the cancel returned: a periodic timer's
  * event that still waits in the adapter for the event device (under
@@ -443,7 +465,8 @@ swtim_cancel_burst(const struct swtim_adapter *adapter,
  * @param[out] ticks_remaining
  *   Ticks left, rounded up; 0 once the timer is due.
  * @return
- *   0, or -EINVAL for a NULL/bad argument or a timer that is not ARMED.
+ *   0, -EINVAL for a NULL/bad argument or a timer that is not ARMED, or
+ *   -ENOTRECOVERABLE for a timer of a dead store (see "Multi-process").
  */
 int
 swtim_remaining_ticks_get(const struct swtim_adapter *adapter,

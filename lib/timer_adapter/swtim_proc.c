@@ -11,8 +11,8 @@
  *
  * Taking a slot is three steps, so that nobody judges the new pid by the
  * old start time: the word becomes the new generation with pid 0 (being
- * taken: alive to everyone), then the start time is written, then the
- * pid. A process killed between the steps loses the slot for good; the
+ * taken: alive to everyone), then the start time and pid namespace are
+ * written, then the pid. A process killed between the steps loses the slot for good; the
  * table has many.
  */
 
@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -36,13 +37,18 @@
 struct swtim_proc_slot {
 	/** Generation << 32 | pid; 0 for a slot never taken. */
 	uint64_t id;
-	/** The pid's start time, 0 while the slot is being taken. */
+	/** The pid's start time. */
 	uint64_t start_time;
+	/** Its pid namespace (the inode of /proc/<pid>/ns/pid). */
+	uint64_t pid_ns;
 };
 
 uint32_t swtim_proc_tag;
 
 static struct swtim_proc_slot *swtim_procs;
+
+/* This process's pid namespace: only pids in it can be looked up. */
+static uint64_t swtim_proc_pid_ns;
 
 /* Per slot, until when (TSC) a live answer holds in this process. */
 static uint64_t swtim_proc_alive_until[SWTIM_PROCS_MAX];
@@ -108,6 +114,10 @@ swtim_proc_id_dead(unsigned int slot, uint64_t id)
 		return false;
 	if ((uint32_t)id == 0)
 		return false;	/* being taken: its holder is starting */
+	/* A process in another container's pid namespace cannot be looked
+	 * up here: never taken for dead, waited for as for a live one. */
+	if (__atomic_load_n(&s->pid_ns, __ATOMIC_RELAXED) != swtim_proc_pid_ns)
+		return false;
 	start = __atomic_load_n(&s->start_time, __ATOMIC_ACQUIRE);
 	if (swtim_proc_stat((uint32_t)id, &state) != start ||
 	    state == 'Z' || state == 'X')
@@ -142,14 +152,16 @@ swtim_proc_slot_take(void)
 	uint32_t pid = (uint32_t)getpid(), gen;
 	uint64_t id, start;
 	unsigned int slot;
+	struct stat ns;
 	char state;
 
 	start = swtim_proc_stat(pid, &state);
-	if (start == 0) {
-		SWTIM_LOG(ERR, "cannot read /proc/%u/stat: without it a "
-			  "dead process's locks cannot be told", pid);
+	if (start == 0 || stat("/proc/self/ns/pid", &ns) != 0) {
+		SWTIM_LOG(ERR, "cannot read /proc/%u: without it a dead "
+			  "process's locks cannot be told", pid);
 		return -ENOENT;
 	}
+	swtim_proc_pid_ns = ns.st_ino;
 	for (slot = 0; slot < SWTIM_PROCS_MAX; slot++) {
 		struct swtim_proc_slot *s = &swtim_procs[slot];
 
@@ -161,6 +173,8 @@ swtim_proc_slot_take(void)
 				(uint64_t)gen << 32, false,
 				__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			continue;	/* another process took it first */
+		__atomic_store_n(&s->pid_ns, swtim_proc_pid_ns,
+				 __ATOMIC_RELAXED);
 		__atomic_store_n(&s->start_time, start, __ATOMIC_RELEASE);
 		__atomic_store_n(&s->id, (uint64_t)gen << 32 | pid,
 				 __ATOMIC_RELEASE);

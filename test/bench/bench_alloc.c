@@ -260,6 +260,12 @@ bench_recycler_run(uint64_t n, void **held)
 	int ret = -1;
 	int ac;
 
+	/* The recycler's pools are locked with this process's tag, which
+	 * an adapter's creation would otherwise have set up. */
+	if (swtim_proc_attach() != 0) {
+		bench_error("process table: %s", rte_strerror(rte_errno));
+		return -1;
+	}
 	objs = aligned_alloc(RTE_CACHE_LINE_SIZE, nb * sizeof(objs[0]));
 	r = skl_recycler_create("bench_rc", nb, bench_env.socket);
 	if (objs == NULL || r == NULL) {
