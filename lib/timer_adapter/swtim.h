@@ -77,16 +77,20 @@
  *   once, its timers are never delivered (each stays ARMED, counted in
  *   nb_timers, until the adapter is freed), and arm from that lcore id,
  *   cancel and remaining ticks of its timers answer ENOTRECOVERABLE.
- *   The lanes of other lcores go on. What is left to the application:
- *   re-arming, from another lcore id, the dead lane's timers it still
- *   needs (their state says ARMED, their events will not come), or, to
- *   get the lane back, re-creating the adapter; and a lane is the
- *   killed process's own lcore's, unless it was cancelling another
- *   lcore's timer or arming from a non-EAL thread (the lane all
- *   non-EAL threads share). A process is looked up in /proc: one in
- *   another pid namespace (another container) cannot be, and is waited
- *   for as if alive. Stopping a secondary's producers (a flag its
- *   lcores poll between calls) before killing it loses nothing.
+ *   The lanes of other lcores go on. A lane is the killed process's own
+ *   lcore's, unless it was cancelling another lcore's timer or arming
+ *   from a non-EAL thread (the lane all non-EAL threads share). A kill
+ *   inside a call may also lose up to that call's burst of nb_timers
+ *   slots (a cancel's, given back at its end). What is left to the
+ *   application: to re-arm, from another lcore id, the dead lane's
+ *   timers it still needs (their events will not come: set their state
+ *   to RTE_EVENT_TIMER_NOT_ARMED first, as arm refuses an ARMED timer),
+ *   or, to get the lane back, to re-create the adapter. A process is
+ *   looked up in /proc: one in another pid namespace (another container)
+ *   cannot be, so it is waited for as if alive, and its slot in the
+ *   table of 128 processes is never reused. Stopping a
+ *   secondary's producers (a flag its lcores poll between calls) before
+ *   killing it loses nothing.
  * - Every process must run the same swtim build: lookup compares the
  *   adapter's driver with this process's and refuses (ENOTSUP, logged)
  *   a mismatch.

@@ -185,10 +185,12 @@ swtim_base_lanes_release(struct swtim_base *base)
 	for (i = 0; base->lanes != NULL && i < SWTIM_LANES_MAX; i++) {
 		struct swtim_lane *lane = swtim_base_lane(base, i);
 		struct swtim_evbuf *buf = &lane->evbuf;
+		/* A dead lane's timers are not touched: they are lost. The
+		 * probe also tells the driver's teardown, which follows. */
+		bool dead = swtim_lane_probe(lane);
 
-		/* A dead lane's timers are not touched: they are lost. */
-		for (pos = buf->head; buf->tags != NULL &&
-		     !swtim_lane_dead(lane) && pos != buf->tail; pos++)
+		for (pos = buf->head; buf->tags != NULL && !dead &&
+		     pos != buf->tail; pos++)
 			base->ops->waiting_drop(base,
 						swtim_evbuf_tag_of(buf, pos));
 		dropped += swtim_evbuf_count(buf);

@@ -26,8 +26,23 @@ swtim_lane_lock_wait(struct swtim_lane *lane)
 {
 	if (swtim_lane_dead(lane))
 		return -ENOTRECOVERABLE;
-	if (swtim_olock_wait(&lane->lock, 0) == 0)
-		return 0;
+	if (swtim_olock_wait(&lane->lock, 0) == 0) {
+		/* Killed meanwhile by a dead claim holder's finder. */
+		if (likely(!swtim_lane_dead(lane)))
+			return 0;
+		swtim_olock_unlock(&lane->lock);
+		return -ENOTRECOVERABLE;
+	}
 	swtim_lane_kill(lane);
 	return -ENOTRECOVERABLE;
+}
+
+bool
+swtim_lane_probe(struct swtim_lane *lane)
+{
+	if (!swtim_lane_dead(lane) &&
+	    (swtim_olock_abandoned(&lane->lock) ||
+	     swtim_olock_abandoned(&lane->claim)))
+		swtim_lane_kill(lane);
+	return swtim_lane_dead(lane);
 }

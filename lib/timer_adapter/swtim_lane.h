@@ -121,6 +121,18 @@ swtim_lane_dead(const struct swtim_lane *lane)
 }
 
 /**
+ * Whether a lane is dead, finding out first whether a dead process holds
+ * its lock or claim (and marking it dead if so): for the control path,
+ * which touches lanes nobody may be waiting on, such as at free.
+ *
+ * @param lane
+ *   The lane.
+ * @return
+ *   true if the lane is dead.
+ */
+bool swtim_lane_probe(struct swtim_lane *lane);
+
+/**
  * The slow path of swtim_lane_lock().
  *
  * @param lane

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,43 +58,60 @@ static uint64_t swtim_proc_alive_until[SWTIM_PROCS_MAX];
  * most that often per slot. */
 #define SWTIM_PROC_ALIVE_HOLD_DIV 100
 
+/* What /proc says of a process. */
+struct swtim_proc_info {
+	uint64_t start_time;	/* field 22 */
+	uint32_t nb_threads;	/* field 20 */
+	char state;		/* field 3 */
+};
+
 /*
- * The start time of a process and its state letter, from
- * /proc/<pid>/stat; 0 if there is no such process.
+ * Read /proc/<pid>/stat. 0; -ESRCH if there is no such process (no
+ * entry, and kill() agrees); another negative errno if it cannot be
+ * told (no file descriptor left, /proc mounted with hidepid, a short
+ * read): then the caller must take the process for alive.
  */
-static uint64_t
-swtim_proc_stat(uint32_t pid, char *state)
+static int
+swtim_proc_stat(uint32_t pid, struct swtim_proc_info *info)
 {
-	char path[32], buf[1024];
 	unsigned long long start;
+	char path[32], buf[1024];
+	unsigned int threads;
 	const char *p;
 	ssize_t len;
 	int fd, field;
 
 	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
+	if (fd < 0) {
+		if (errno == ENOENT && kill((pid_t)pid, 0) != 0 &&
+		    errno == ESRCH)
+			return -ESRCH;
+		return -EAGAIN;
+	}
 	len = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (len <= 0)
-		return 0;
+		return -EAGAIN;
 	buf[len] = '\0';
 	/* The command name (field 2) may hold anything but ends at the
 	 * last ')'; fields 3 on follow, one space each. */
 	p = strrchr(buf, ')');
 	if (p == NULL || p[1] != ' ')
-		return 0;
+		return -EAGAIN;
 	p += 2;
-	*state = *p;
-	for (field = 3; field < 22 && p != NULL; field++) {
+	info->state = *p;
+	for (field = 3; p != NULL && field < 22; field++) {
+		if (field == 20 && sscanf(p, "%u", &threads) == 1)
+			info->nb_threads = threads;
 		p = strchr(p, ' ');
 		if (p != NULL)
 			p++;
 	}
 	if (p == NULL || sscanf(p, "%llu", &start) != 1)
-		return 0;
-	return start;
+		return -EAGAIN;
+	info->start_time = start;
+	return 0;
 }
 
 static uint32_t
@@ -107,7 +125,8 @@ swtim_proc_id_dead(unsigned int slot, uint64_t id)
 {
 	const struct swtim_proc_slot *s = &swtim_procs[slot];
 	uint64_t start, now = rte_get_timer_cycles();
-	char state = '?';
+	struct swtim_proc_info info = { 0 };
+	int ret;
 
 	if (now < __atomic_load_n(&swtim_proc_alive_until[slot],
 				  __ATOMIC_RELAXED))
@@ -119,8 +138,15 @@ swtim_proc_id_dead(unsigned int slot, uint64_t id)
 	if (__atomic_load_n(&s->pid_ns, __ATOMIC_RELAXED) != swtim_proc_pid_ns)
 		return false;
 	start = __atomic_load_n(&s->start_time, __ATOMIC_ACQUIRE);
-	if (swtim_proc_stat((uint32_t)id, &state) != start ||
-	    state == 'Z' || state == 'X')
+	ret = swtim_proc_stat((uint32_t)id, &info);
+	/*
+	 * Gone, its pid taken by another process, or a zombie whose threads
+	 * have all exited (a main thread that called pthread_exit() is a
+	 * zombie too, with its lcores still running).
+	 */
+	if (ret == -ESRCH || (ret == 0 && (info.start_time != start ||
+	    ((info.state == 'Z' || info.state == 'X') &&
+	     info.nb_threads <= 1))))
 		return true;
 	__atomic_store_n(&swtim_proc_alive_until[slot],
 			 now + rte_get_timer_hz() / SWTIM_PROC_ALIVE_HOLD_DIV,
@@ -150,13 +176,13 @@ static int
 swtim_proc_slot_take(void)
 {
 	uint32_t pid = (uint32_t)getpid(), gen;
-	uint64_t id, start;
+	struct swtim_proc_info self = { 0 };
 	unsigned int slot;
 	struct stat ns;
-	char state;
+	uint64_t id;
 
-	start = swtim_proc_stat(pid, &state);
-	if (start == 0 || stat("/proc/self/ns/pid", &ns) != 0) {
+	if (swtim_proc_stat(pid, &self) != 0 ||
+	    stat("/proc/self/ns/pid", &ns) != 0) {
 		SWTIM_LOG(ERR, "cannot read /proc/%u: without it a dead "
 			  "process's locks cannot be told", pid);
 		return -ENOENT;
@@ -175,7 +201,8 @@ swtim_proc_slot_take(void)
 			continue;	/* another process took it first */
 		__atomic_store_n(&s->pid_ns, swtim_proc_pid_ns,
 				 __ATOMIC_RELAXED);
-		__atomic_store_n(&s->start_time, start, __ATOMIC_RELEASE);
+		__atomic_store_n(&s->start_time, self.start_time,
+				 __ATOMIC_RELEASE);
 		__atomic_store_n(&s->id, (uint64_t)gen << 32 | pid,
 				 __ATOMIC_RELEASE);
 		__atomic_store_n(&swtim_proc_tag, swtim_proc_tag_of(slot, gen),

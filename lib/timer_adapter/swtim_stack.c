@@ -46,7 +46,9 @@ swtim_stack_push(struct swtim_stack *s, const void *objs, uint32_t n)
 	uint32_t count;
 
 	swtim_stack_lock(s);
-	count = s->count;
+	/* Acquire: the lock may have been taken over from a dead holder,
+	 * whose count store no unlock released. */
+	count = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
 	n = RTE_MIN(n, s->capacity - count);
 	memcpy(&s->objs[(size_t)count * s->esize], objs, (size_t)n * s->esize);
 	/* The commit: before this store the pool is as it was. */
@@ -61,7 +63,7 @@ swtim_stack_pop(struct swtim_stack *s, void *objs, uint32_t n)
 	uint32_t count;
 
 	swtim_stack_lock(s);
-	count = s->count;
+	count = __atomic_load_n(&s->count, __ATOMIC_ACQUIRE);
 	n = RTE_MIN(n, count);
 	memcpy(objs, &s->objs[(size_t)(count - n) * s->esize],
 	       (size_t)n * s->esize);

@@ -139,6 +139,23 @@ skl_arm_burst(const struct swtim_adapter *adapter,
 	return skl_arm(adapter, evtims, 0, nb);
 }
 
+/*
+ * Whether an ARMED timer's list is dead (a process died inside a call
+ * holding it): then it will never expire, and cancel and remaining ticks
+ * refuse it. Its object may have gone to another timer since (then the
+ * list read is that timer's, and the state below tells nothing of ours),
+ * so this is only asked of a timer the application says is ARMED.
+ */
+static __rte_always_inline bool
+skl_timer_list_dead(const struct skl_adapter *skl, const struct skl_timer *t,
+		    const struct rte_event_timer *evtim)
+{
+	return swtim_lane_dead(&skl->lists[__atomic_load_n(&t->list,
+						__ATOMIC_RELAXED)].lane) &&
+		__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) ==
+		RTE_EVENT_TIMER_ARMED;
+}
+
 uint64_t
 skl_far_cycles(uint64_t cycles)
 {
@@ -272,6 +289,11 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 			rte_errno = EINVAL;
 			break;
 		}
+		/* Its list is dead: the timer is lost, leave its object. */
+		if (unlikely(skl_timer_list_dead(skl, t, evtim))) {
+			rte_errno = ENOTRECOVERABLE;
+			break;
+		}
 		if (likely(__atomic_compare_exchange_n(&t->owner, &expected,
 				0, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))) {
 			/* On a dead list the object is lost with it. */
@@ -337,6 +359,8 @@ skl_remaining_ticks_get(const struct swtim_adapter *adapter,
 
 	if (evtim->impl_opaque[1] != (uintptr_t)skl || t == NULL)
 		return -EINVAL;
+	if (unlikely(skl_timer_list_dead(skl, t, evtim)))
+		return -ENOTRECOVERABLE;
 	/*
 	 * No lock: read the deadline between two looks at the arming
 	 * count, and again if an arming (of this timer or another one
@@ -347,8 +371,6 @@ skl_remaining_ticks_get(const struct swtim_adapter *adapter,
 		owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
 		if (SKL_OWNER_EVTIM(owner) != (uintptr_t)evtim)
 			return -EINVAL;
-		if (swtim_lane_dead(&skl->lists[t->list].lane))
-			return -ENOTRECOVERABLE;
 		if (owner & SKL_OWNER_ARMING) {
 			/* Being armed right now: all of it is left. */
 			*ticks_remaining = evtim->timeout_ticks;
