@@ -47,6 +47,11 @@
  *          budget reclaim takes them; the poll set's; the free-object
  *          pool's): the primary takes each over, and every timer of
  *          both is delivered exactly once.
+ *   hold-free
+ *          as hold-lane, with the adapter stopped first, so that
+ *          nothing waits on the lock after the kill: free must find the
+ *          lane dead itself (and log it), leave its store alone, and
+ *          end.
  *
  * Hugepages are needed (DPDK's multi-process shares them): without free
  * ones and a hugetlbfs mount the test fails saying so (scripts/lib.sh
@@ -139,6 +144,8 @@ enum mp_hold {
 	MP_HOLD_LANE,
 	MP_HOLD_CLAIM,
 	MP_HOLD_STEAL,
+	/* MP_HOLD_LANE, taken once the primary has stopped the adapter. */
+	MP_HOLD_FREE,
 };
 
 struct mp_owner {
@@ -170,6 +177,9 @@ struct mp_shared {
 	/* The timer the secondary armed last in a hold case, and its lane. */
 	struct rte_event_timer *held_timer;
 	unsigned int held_lane;
+	/* hold-free: the secondary is done arming / the adapter stopped. */
+	volatile int ready_to_hold;
+	volatile int stopped;
 	struct mp_owner owners[MP_SECONDARIES_MAX + 1];
 };
 
@@ -533,6 +543,14 @@ mp_hold_take(struct swtim_adapter *a, struct rte_event_timer *timers)
 	mp->held_timer = t;
 	mp->held_lane = rte_lcore_id();
 	switch (mp->hold) {
+	case MP_HOLD_FREE:
+		/* A stopped adapter's service waits on nothing. */
+		mp->ready_to_hold = 1;
+		start = rte_get_timer_cycles();
+		while (!mp->stopped)
+			MP_CHECK(mp_seconds(start) < MP_DELIVERY_S,
+				 "the primary did not stop the adapter");
+		/* fall through */
 	case MP_HOLD_LANE:
 		MP_CHECK(swtim_lane_lock(lane) == 0, "lane lock");
 		break;
@@ -765,13 +783,52 @@ mp_dead_lane_check(struct swtim_adapter *a)
 	return 1;
 }
 
+/*
+ * hold-free: stop the adapter once the secondary is done arming, let it
+ * take its lane's lock, kill it, and free: the free finds the lane dead
+ * (its one log line) and ends.
+ */
+static int
+mp_primary_hold_free(struct swtim_adapter *a)
+{
+	struct mp_owner *ow = &mp->owners[0];
+	uint64_t start = rte_get_timer_cycles();
+	int status;
+
+	while (!mp->ready_to_hold && ow->status != MP_FAILED)
+		MP_CHECK(mp_seconds(start) < MP_SECONDARY_START_S +
+			 MP_DELIVERY_S, "the secondary did not get ready");
+	MP_CHECK(ow->status != MP_FAILED, "secondary: %s", ow->msg);
+	MP_CHECK(swtim_adapter_stop(a) == 0, "stop");
+	mp->stopped = 1;
+	while (ow->status != MP_ARMED && ow->status != MP_FAILED)
+		MP_CHECK(mp_seconds(start) < MP_SECONDARY_START_S +
+			 MP_DELIVERY_S, "the secondary did not take the lock");
+	MP_CHECK(ow->status == MP_ARMED, "secondary: %s", ow->msg);
+	kill(ow->pid, SIGKILL);
+	ow->status = MP_KILLED;
+	start = rte_get_timer_cycles();
+	while (waitpid(ow->pid, &status, WNOHANG) == 0)
+		MP_CHECK(mp_seconds(start) < MP_EXIT_S, "no exit after kill");
+	ow->reaped = true;
+	MP_CHECK(swt_log_capture() == 0, "log capture");
+	MP_CHECK(swtim_adapter_free(a) == 0, "free");
+	MP_CHECK(swt_log_captured("a process died holding") == 1,
+		 "free did not find the dead lane");
+	MP_CHECK(swtim_adapter_lookup(mp->adapter_id) == NULL &&
+		 rte_errno == ENOENT, "lookup after free");
+	printf("hold-free: the adapter freed, its dead lane left alone\n");
+	return 0;
+}
+
 static int
 mp_primary(const char *self, const char *mode)
 {
 	const enum mp_hold hold = strcmp(mode, "hold-lane") == 0 ?
 		MP_HOLD_LANE : strcmp(mode, "hold-claim") == 0 ?
 		MP_HOLD_CLAIM : strcmp(mode, "hold-steal") == 0 ?
-		MP_HOLD_STEAL : MP_HOLD_NONE;
+		MP_HOLD_STEAL : strcmp(mode, "hold-free") == 0 ?
+		MP_HOLD_FREE : MP_HOLD_NONE;
 	const bool kill_one = strcmp(mode, "kill") == 0 ||
 		hold != MP_HOLD_NONE;
 	const bool lane_lost = hold == MP_HOLD_LANE || hold == MP_HOLD_CLAIM;
@@ -834,6 +891,11 @@ mp_primary(const char *self, const char *mode)
 	for (s = 0; s < nb_sec; s++) {
 		mp->owners[s].pid = mp_secondary_start(self, s);
 		MP_CHECK(mp->owners[s].pid > 0, "fork: %s", strerror(errno));
+	}
+	if (hold == MP_HOLD_FREE) {
+		ret = mp_primary_hold_free(a);
+		rte_event_dev_stop(swt_dev.dev_id);
+		return ret;
 	}
 
 	start = rte_get_timer_cycles();
@@ -951,7 +1013,8 @@ static void
 mp_usage(const char *prog)
 {
 	printf("usage: %s [--help] "
-	       "basic|kill|two|dropin|hold-lane|hold-claim|hold-steal\n"
+	       "basic|kill|two|dropin|hold-lane|hold-claim|hold-steal|"
+	       "hold-free\n"
 	       "Multi-process test of the driver SWTIM_TEST_DRIVER names: "
 	       "the primary\nstarts secondaries of itself (--secondary=N, "
 	       "given EAL arguments after it)\nthat arm, cancel and query "
@@ -1002,7 +1065,8 @@ main(int argc, char **argv)
 			  strcmp(argv[1], "dropin") != 0 &&
 			  strcmp(argv[1], "hold-lane") != 0 &&
 			  strcmp(argv[1], "hold-claim") != 0 &&
-			  strcmp(argv[1], "hold-steal") != 0)) {
+			  strcmp(argv[1], "hold-steal") != 0 &&
+			  strcmp(argv[1], "hold-free") != 0)) {
 		mp_usage(argv[0]);
 		return 2;
 	}
