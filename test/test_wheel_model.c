@@ -96,23 +96,6 @@ index_of(const struct rte_event_timer *evtim)
 	return off / sizeof(*tims);
 }
 
-/* A pool of the free indices 0 .. n - 1, as the driver's. */
-static struct swtim_stack *
-index_pool(const char *name, uint32_t n)
-{
-	struct swtim_stack *pool;
-	uint32_t i;
-
-	/* Its lock is tagged with this process's slot. */
-	if (swtim_proc_attach() != 0)
-		return NULL;
-	pool = swtim_stack_create(name, n, sizeof(uint32_t), SOCKET_ID_ANY);
-	for (i = 0; pool != NULL && i < n; i++)
-		if (swtim_stack_push(pool, &i, 1) != 1)
-			return NULL;
-	return pool;
-}
-
 static int
 setup(uint64_t start_tick)
 {
@@ -130,7 +113,11 @@ setup(uint64_t start_tick)
 	SWT_ASSERT(tims != NULL && whl.blocks != NULL && whl.heads != NULL &&
 		   w != NULL && w_other != NULL && m != NULL &&
 		   in_stack != NULL && block_used != NULL, "alloc");
-	whl.block_pool = index_pool("twm_blocks", whl.nb_blocks);
+	/* The pool's lock is tagged with this process's slot. */
+	SWT_ASSERT(swtim_proc_attach() == 0, "process table: %s",
+		   rte_strerror(rte_errno));
+	whl.block_pool = whl_block_pool_create("twm_blocks", whl.nb_blocks,
+					       SOCKET_ID_ANY);
 	SWT_ASSERT(whl.block_pool != NULL, "pool: %s",
 		   rte_strerror(rte_errno));
 	whl_wheel_init(w, TAG, WHEEL_ID);

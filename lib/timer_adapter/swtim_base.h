@@ -269,6 +269,43 @@ void swtim_base_lanes_set(struct swtim_base *base, struct swtim_lane *first,
 uint32_t swtim_base_budget_reclaim(struct swtim_base *base, uint32_t want);
 
 /**
+ * Start an arm of nb timers on the caller's lane: lock it and take their
+ * budget, from the lane's credit or, short of that, every lane's
+ * (swtim_base_budget_reclaim(), with the lane's lock dropped meanwhile).
+ *
+ * @param base
+ *   The base.
+ * @param lane
+ *   The caller's lane.
+ * @param nb
+ *   Timers to arm.
+ * @return
+ *   The slots taken (nb, or fewer when exactly nb_timers are outstanding)
+ *   with the lane locked; or -ENOTRECOVERABLE, nothing taken and the lane
+ *   not locked, when the lane is dead.
+ */
+static __rte_always_inline int
+swtim_base_arm_begin(struct swtim_base *base, struct swtim_lane *lane,
+		     uint16_t nb)
+{
+	uint16_t budget;
+
+	if (unlikely(swtim_lane_lock(lane) != 0))
+		return -ENOTRECOVERABLE;
+	budget = swtim_credit_take(&base->budget, lane, nb);
+	if (unlikely(budget < nb)) {
+		/* Neither credit nor avail: gather every lane's first. */
+		swtim_lane_unlock(lane);
+		budget += swtim_base_budget_reclaim(base, nb - budget);
+		if (unlikely(swtim_lane_lock(lane) != 0)) {
+			swtim_budget_give(&base->budget, budget);
+			return -ENOTRECOVERABLE;
+		}
+	}
+	return budget;
+}
+
+/**
  * About how many timers are outstanding, read without locks: for a
  * driver's next deadline, which must not say "nothing armed" while
  * something is; lanes not in the poll set are not read, so their credit

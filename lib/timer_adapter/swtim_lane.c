@@ -26,13 +26,8 @@ swtim_lane_lock_wait(struct swtim_lane *lane)
 {
 	if (swtim_lane_dead(lane))
 		return -ENOTRECOVERABLE;
-	if (swtim_olock_wait(&lane->lock, 0) == 0) {
-		/* Killed meanwhile by a dead claim holder's finder. */
-		if (likely(!swtim_lane_dead(lane)))
-			return 0;
-		swtim_olock_unlock(&lane->lock);
-		return -ENOTRECOVERABLE;
-	}
+	if (swtim_olock_wait(&lane->lock, 0) == 0)
+		return 0;
 	swtim_lane_kill(lane);
 	return -ENOTRECOVERABLE;
 }

@@ -133,12 +133,13 @@ swtim_lane_dead(const struct swtim_lane *lane)
 bool swtim_lane_probe(struct swtim_lane *lane);
 
 /**
- * The slow path of swtim_lane_lock().
+ * The slow path of swtim_lane_lock(): wait for the lock.
  *
  * @param lane
  *   The lane.
  * @return
- *   0, or -ENOTRECOVERABLE.
+ *   0 once held (the caller checks that the lane is not dead), or
+ *   -ENOTRECOVERABLE (not held) if the lane is dead or its holder is.
  */
 int swtim_lane_lock_wait(struct swtim_lane *lane);
 
@@ -154,14 +155,15 @@ int swtim_lane_lock_wait(struct swtim_lane *lane);
 static __rte_always_inline int
 swtim_lane_lock(struct swtim_lane *lane)
 {
-	if (likely(swtim_olock_trylock(&lane->lock, 0))) {
-		/* Free, but dead all the same (its claim's holder died). */
-		if (likely(!swtim_lane_dead(lane)))
-			return 0;
-		swtim_olock_unlock(&lane->lock);
+	if (unlikely(!swtim_olock_trylock(&lane->lock, 0)) &&
+	    swtim_lane_lock_wait(lane) != 0)
 		return -ENOTRECOVERABLE;
-	}
-	return swtim_lane_lock_wait(lane);
+	/* Held, but the lane may be dead all the same: its claim's holder
+	 * died, or someone found it dead while we waited. */
+	if (likely(!swtim_lane_dead(lane)))
+		return 0;
+	swtim_olock_unlock(&lane->lock);
+	return -ENOTRECOVERABLE;
 }
 
 /**
@@ -193,6 +195,21 @@ swtim_lane_claim(struct swtim_lane *lane)
 	if (unlikely(swtim_olock_abandoned(&lane->claim)))
 		swtim_lane_kill(lane);
 	return false;
+}
+
+/**
+ * The errno for a cancel that needs a lane's claim and did not get it.
+ *
+ * @param lane
+ *   The lane, its claim just refused.
+ * @return
+ *   ENOTRECOVERABLE if the lane is dead, else EAGAIN (a service run has
+ *   it: try again).
+ */
+static __rte_always_inline int
+swtim_lane_claim_errno(const struct swtim_lane *lane)
+{
+	return swtim_lane_dead(lane) ? ENOTRECOVERABLE : EAGAIN;
 }
 
 /**

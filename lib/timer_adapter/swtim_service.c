@@ -120,9 +120,8 @@ uint64_t
 swtim_base_deadline(const struct swtim_base *base)
 {
 	uint32_t i, nb_polled = swtim_poll_set_count(&base->polled);
-	uint64_t next = UINT64_MAX;
-
 	const struct swtim_lane *lane;
+	uint64_t next = UINT64_MAX;
 
 	/* A dead lane is never worked on again (swtim_lane.h). */
 	for (i = 0; i < nb_polled; i++) {
@@ -220,8 +219,9 @@ swtim_service_run(void *arg)
 		    swtim_evbuf_backing_off(&lane->evbuf, now) :
 		    !ops->due(base, lane, now, tick))
 			continue;
+		/* Dead, or another service lcore has it. */
 		if (swtim_lane_dead(lane) || !swtim_lane_claim(lane))
-			continue;	/* another service lcore has it */
+			continue;
 		worked |= swtim_lane_work(base, lane,
 					  swtim_ports_of(&base->ports, i),
 					  now, tick);

@@ -44,23 +44,16 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	const uint16_t home = skl_recycler_owner();
 	uint16_t budget, done = 0, chunk, got, i;
 	uint64_t now = 0;
+	int ret;
 
 	swtim_poll_set_join(&skl->base.polled, lcore);
 	/* The credit and the list, both under the lane's lock. */
-	if (unlikely(swtim_lane_lock(lane) != 0)) {
-		rte_errno = ENOTRECOVERABLE;	/* logged when it died */
+	ret = swtim_base_arm_begin(&skl->base, lane, nb);
+	if (unlikely(ret < 0)) {
+		rte_errno = -ret;	/* logged when the lane died */
 		return 0;
 	}
-	budget = swtim_credit_take(&skl->base.budget, lane, nb);
-	if (unlikely(budget < nb)) {
-		swtim_lane_unlock(lane);
-		budget += swtim_base_budget_reclaim(&skl->base, nb - budget);
-		if (unlikely(swtim_lane_lock(lane) != 0)) {
-			swtim_budget_give(&skl->base.budget, budget);
-			rte_errno = ENOTRECOVERABLE;
-			return 0;
-		}
-	}
+	budget = ret;
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, SKL_ARM_CHUNK);
 		/* There are nb_timers objects plus every cache's worth. */
@@ -211,7 +204,7 @@ skl_cancel_waiting(struct skl_adapter *skl, struct skl_timer *t,
 	int err = 0;
 
 	if (!swtim_lane_claim(&list->lane))
-		return swtim_lane_dead(&list->lane) ? ENOTRECOVERABLE : EAGAIN;
+		return swtim_lane_claim_errno(&list->lane);
 	/*
 	 * With the claim no run can resume the timer or be inside its
 	 * callback, so if it still waits its event is in this buffer. If
@@ -251,7 +244,7 @@ skl_cancel_queued(struct skl_adapter *skl, struct skl_timer *t,
 	int err = 0;
 
 	if (!swtim_lane_claim(&list->lane))
-		return swtim_lane_dead(&list->lane) ? ENOTRECOVERABLE : EAGAIN;
+		return swtim_lane_claim_errno(&list->lane);
 	/*
 	 * With the claim nothing leaves this list's queue but by us. Read
 	 * under it, a queued owner and this list as the last to expire the

@@ -47,29 +47,6 @@ whl_tag_new(uint16_t adapter_id)
 	return tag;
 }
 
-/* A pool of the free indices 0 .. n - 1, or NULL (logged). */
-static struct swtim_stack *
-whl_index_pool_create(const char *name, uint32_t n, int socket)
-{
-	struct swtim_stack *pool;
-	uint32_t batch[256];
-	uint32_t i, done, k;
-
-	pool = swtim_stack_create(name, n, sizeof(uint32_t), socket);
-	if (pool == NULL) {
-		SWTIM_LOG(ERR, "no memory for pool %s of %u indices", name, n);
-		return NULL;
-	}
-	/* Highest first, so that the lowest come out first. */
-	for (done = 0; done < n; done += k) {
-		k = RTE_MIN(n - done, (uint32_t)RTE_DIM(batch));
-		for (i = 0; i < k; i++)
-			batch[i] = n - 1 - (done + i);
-		swtim_stack_push(pool, batch, k);
-	}
-	return pool;
-}
-
 static int
 whl_blocks_create(struct whl_adapter *whl, uint16_t adapter_id,
 		  uint64_t nb_timers)
@@ -105,7 +82,7 @@ whl_blocks_create(struct whl_adapter *whl, uint16_t adapter_id,
 	       (size_t)whl->nb_blocks * sizeof(whl->blocks[0]));
 	memset(whl->heads, 0, (size_t)whl->nb_blocks * sizeof(whl->heads[0]));
 	snprintf(name, sizeof(name), "swtim_whlb_%u", adapter_id);
-	whl->block_pool = whl_index_pool_create(name, whl->nb_blocks,
+	whl->block_pool = whl_block_pool_create(name, whl->nb_blocks,
 						whl->base.socket);
 	if (whl->block_pool == NULL)
 		return -ENOMEM;

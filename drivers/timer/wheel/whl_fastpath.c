@@ -62,6 +62,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	unsigned int where;
 	uint16_t budget, done = 0, chunk, i;
 	uint64_t now_grain, tmo_expiry, cur;
+	int ret;
 
 	swtim_poll_set_join(&whl->base.polled, wheel_id);
 	/*
@@ -72,21 +73,12 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	now_grain = swtim_base_grain_after(&whl->base, rte_get_timer_cycles());
 	tmo_expiry = whl_expiry_of(whl, now_grain, tmo_ticks);
 
-	if (unlikely(swtim_lane_lock(&w->lane) != 0)) {
-		rte_errno = ENOTRECOVERABLE;	/* logged when it died */
+	ret = swtim_base_arm_begin(&whl->base, &w->lane, nb);
+	if (unlikely(ret < 0)) {
+		rte_errno = -ret;	/* logged when the lane died */
 		return 0;
 	}
-	budget = swtim_credit_take(&whl->base.budget, &w->lane, nb);
-	if (unlikely(budget < nb)) {
-		/* Neither credit nor avail: gather every lane's first. */
-		swtim_lane_unlock(&w->lane);
-		budget += swtim_base_budget_reclaim(&whl->base, nb - budget);
-		if (unlikely(swtim_lane_lock(&w->lane) != 0)) {
-			swtim_budget_give(&whl->base.budget, budget);
-			rte_errno = ENOTRECOVERABLE;
-			return 0;
-		}
-	}
+	budget = ret;
 	/*
 	 * An empty wheel is not scanned, so its clock stays where the last
 	 * expiry left it; placed against a stale clock, these timers would
@@ -209,7 +201,7 @@ whl_cancel_waiting(struct whl_wheel *w, const struct rte_event_timer *evtim)
 
 	/* The lock is held: only try the claim, never wait for it. */
 	if (!swtim_lane_claim(&w->lane))
-		return swtim_lane_dead(&w->lane) ? ENOTRECOVERABLE : EAGAIN;
+		return swtim_lane_claim_errno(&w->lane);
 	found = swtim_evbuf_remove_tagged(&w->lane.evbuf, (uintptr_t)evtim);
 	/* Taken back: it counted as expired when its event was built. */
 	if (found)
@@ -230,7 +222,6 @@ whl_cancel_one(struct whl_adapter *whl, struct rte_event_timer *evtim,
 	       struct whl_wheel **held)
 {
 	struct whl_wheel *w;
-
 	int err;
 
 again:

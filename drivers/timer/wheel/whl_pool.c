@@ -17,6 +17,7 @@
 #include <rte_debug.h>
 
 #include "whl_private.h"
+#include "swtim_log.h"
 
 /*
  * Slot blocks nb_wheels wheels can need at once, for nb_timers armed:
@@ -37,6 +38,28 @@ whl_blocks_needed(uint64_t nb_timers, unsigned int nb_wheels)
 	return (nb_timers + WHL_BLOCK_ENTRIES - 1) / WHL_BLOCK_ENTRIES +
 		RTE_MIN(nb_timers, slots) +
 		(uint64_t)nb_wheels * (2 * WHL_BLOCK_BULK + 3);
+}
+
+struct swtim_stack *
+whl_block_pool_create(const char *name, uint32_t n, int socket)
+{
+	struct swtim_stack *pool;
+	uint32_t batch[256];
+	uint32_t i, done, k;
+
+	pool = swtim_stack_create(name, n, sizeof(uint32_t), socket);
+	if (pool == NULL) {
+		SWTIM_LOG(ERR, "no memory for pool %s of %u indices", name, n);
+		return NULL;
+	}
+	/* Highest first, so that the lowest come out first. */
+	for (done = 0; done < n; done += k) {
+		k = RTE_MIN(n - done, (uint32_t)RTE_DIM(batch));
+		for (i = 0; i < k; i++)
+			batch[i] = n - 1 - (done + i);
+		swtim_stack_push(pool, batch, k);
+	}
+	return pool;
 }
 
 uint32_t

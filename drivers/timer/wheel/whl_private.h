@@ -79,13 +79,14 @@
  * Free blocks sit in per-wheel caches (under the wheel's lock) in front
  * of a shared pool of indices (whl_pool.c, swtim_stack.h).
  *
- * Locks: each wheel has one lock (its lane's, swtim_lane.h), taken by its producer lcore once
- * per arm burst, by the service once per chunk of a scan of that wheel
- * (and, with periodic timers, once more to set their next period), and by
- * a cancel from any thread. Producers on EAL lcores never share a lock
- * with each other; threads without an lcore id all arm into one wheel
- * (SWTIM_LANE_NON_EAL) and share its lock. The service scans a wheel in
- * chunks so that a producer never waits behind a long expiry.
+ * Locks: each wheel has one lock (its lane's, swtim_lane.h), taken by its
+ * producer lcore once per arm burst, by the service once per chunk of a
+ * scan of that wheel (and, with periodic timers, once more to set their
+ * next period), and by a cancel from any thread. Producers on EAL lcores
+ * never share a lock with each other; threads without an lcore id all arm
+ * into one wheel (SWTIM_LANE_NON_EAL) and share its lock. The service
+ * scans a wheel in chunks so that a producer never waits behind a long
+ * expiry.
  *
  * Each wheel is the store of one lane (swtim_lane.h): the shared service
  * claims the lane, asks whl_lane_due() whether the wheel's clock has
@@ -308,8 +309,12 @@ whl_place_set(const struct whl_wheel *w, struct rte_event_timer *evtim,
 			 __ATOMIC_RELAXED);
 }
 
-/* whl_pool.c: free blocks, called with the wheel's lock. */
+/* whl_pool.c: free blocks; but for the pool's creation, called with the
+ * wheel's lock. */
 uint64_t whl_blocks_needed(uint64_t nb_timers, unsigned int nb_wheels);
+/* The pool of the free block indices 0 .. n - 1, or NULL (logged). */
+struct swtim_stack *whl_block_pool_create(const char *name, uint32_t n,
+					  int socket);
 uint32_t whl_free_get(struct whl_free_cache *c, struct swtim_stack *pool,
 		      uint32_t bulk, uint32_t *idx, uint32_t n);
 void whl_free_spill(struct whl_free_cache *c, struct swtim_stack *pool,
