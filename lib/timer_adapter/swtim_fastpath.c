@@ -205,17 +205,12 @@ swtim_cancel_chunk(const struct swtim_adapter *adapter,
  * timeout_ticks), a chunk at a time, up to the first chunk not done whole.
  */
 static __rte_always_inline uint16_t
-swtim_burst(const struct swtim_adapter *adapter,
-	    struct rte_event_timer **evtims, bool cancel, bool same_tmo,
-	    uint64_t timeout_ticks, uint16_t nb_evtims)
+swtim_burst_chunks(const struct swtim_adapter *adapter,
+		   struct rte_event_timer **evtims, bool cancel, bool same_tmo,
+		   uint64_t timeout_ticks, uint16_t nb_evtims)
 {
 	uint16_t done = 0, nb, n;
 
-	if (unlikely(!swtim_adapter_is_valid(adapter) ||
-		     (evtims == NULL && nb_evtims != 0))) {
-		rte_errno = EINVAL;
-		return 0;
-	}
 	while (done < nb_evtims) {
 		nb = RTE_MIN(nb_evtims - done, SWTIM_BURST_CHUNK);
 		n = cancel ? swtim_cancel_chunk(adapter, &evtims[done], nb) :
@@ -226,6 +221,59 @@ swtim_burst(const struct swtim_adapter *adapter,
 			break;
 	}
 	return done;
+}
+
+/*
+ * The three kinds of burst, each its own copy: out of line, so that a call
+ * for one timer does not save the registers their loops need.
+ */
+static __rte_noinline uint16_t
+swtim_arm_chunks(const struct swtim_adapter *adapter,
+		 struct rte_event_timer **evtims, uint16_t nb_evtims)
+{
+	return swtim_burst_chunks(adapter, evtims, false, false, 0, nb_evtims);
+}
+
+static __rte_noinline uint16_t
+swtim_arm_tmo_chunks(const struct swtim_adapter *adapter,
+		     struct rte_event_timer **evtims, uint64_t timeout_ticks,
+		     uint16_t nb_evtims)
+{
+	return swtim_burst_chunks(adapter, evtims, false, true, timeout_ticks,
+				  nb_evtims);
+}
+
+static __rte_noinline uint16_t
+swtim_cancel_chunks(const struct swtim_adapter *adapter,
+		    struct rte_event_timer **evtims, uint16_t nb_evtims)
+{
+	return swtim_burst_chunks(adapter, evtims, true, false, 0, nb_evtims);
+}
+
+/* A burst's checks of the adapter and the array, then its timers. */
+static __rte_always_inline uint16_t
+swtim_burst(const struct swtim_adapter *adapter,
+	    struct rte_event_timer **evtims, bool cancel, bool same_tmo,
+	    uint64_t timeout_ticks, uint16_t nb_evtims)
+{
+	if (unlikely(!swtim_adapter_is_valid(adapter) ||
+		     (evtims == NULL && nb_evtims != 0))) {
+		rte_errno = EINVAL;
+		return 0;
+	}
+	/*
+	 * One timer a call is the common use: a chunk of the constant 1,
+	 * where the duplicate filter and the loops fold away.
+	 */
+	if (likely(nb_evtims == 1))
+		return cancel ? swtim_cancel_chunk(adapter, evtims, 1) :
+			swtim_arm_chunk(adapter, evtims, same_tmo,
+					timeout_ticks, 1);
+	if (cancel)
+		return swtim_cancel_chunks(adapter, evtims, nb_evtims);
+	return same_tmo ? swtim_arm_tmo_chunks(adapter, evtims, timeout_ticks,
+					       nb_evtims) :
+		swtim_arm_chunks(adapter, evtims, nb_evtims);
 }
 
 uint16_t

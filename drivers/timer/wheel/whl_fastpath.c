@@ -49,6 +49,57 @@ whl_expiry_of(const struct whl_adapter *whl, uint64_t now_grain,
 }
 
 /*
+ * Start an arm of nb timers on wheel w, the caller's (wheel_id): lock it
+ * and take their budget (swtim_base_arm_begin()), and give *now_grain the
+ * grain their timeouts count from. Returns the slots taken, with the lock
+ * held; 0 (ENOSPC) or -ENOTRECOVERABLE (a dead lane, logged when it
+ * died) without it, rte_errno set.
+ */
+static __rte_always_inline int
+whl_arm_begin(struct whl_adapter *whl, struct whl_wheel *w,
+	      unsigned int wheel_id, uint16_t nb, uint64_t *now_grain)
+{
+	int ret;
+
+	swtim_poll_set_join(&whl->base.polled, wheel_id);
+	/*
+	 * Timers are due from the first grain that starts after now, so a
+	 * timer armed late in a grain still gets its whole timeout, and is
+	 * at most a grain late.
+	 */
+	*now_grain = swtim_base_grain_after(&whl->base,
+					    rte_get_timer_cycles());
+	ret = swtim_base_arm_begin(&whl->base, &w->lane, nb);
+	if (unlikely(ret <= 0)) {
+		if (ret == 0)
+			swtim_lane_unlock(&w->lane);
+		rte_errno = ret == 0 ? ENOSPC : -ret;
+		return ret;
+	}
+	/*
+	 * An empty wheel is not scanned, so its clock stays where the last
+	 * expiry left it; placed against a stale clock, these timers would
+	 * land on higher levels and be cascaded more often. Nothing on the
+	 * wheel is due before now, so the clock may skip to now.
+	 */
+	if (w->nb_armed == 0 && *now_grain > w->cur + 1)
+		w->cur = *now_grain - 1;
+	return ret;
+}
+
+/* Make a timer due at grain expiry armed on wheel w, before it is linked:
+ * what a cancel reads first (without a lock), then the state. */
+static __rte_always_inline void
+whl_timer_set_armed(const struct whl_wheel *w, struct rte_event_timer *evtim,
+		    uint64_t expiry)
+{
+	evtim->impl_opaque[0] = expiry;
+	__atomic_store_n(&evtim->impl_opaque[1], w->owner, __ATOMIC_RELAXED);
+	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
+			 __ATOMIC_RELEASE);
+}
+
+/*
  * Arm nb timers on the caller's wheel; tmo_ticks != 0 gives them all that
  * timeout, 0 each its own. Stops at the budget (ENOSPC).
  */
@@ -64,29 +115,11 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	uint64_t now_grain, tmo_expiry, cur;
 	int ret;
 
-	swtim_poll_set_join(&whl->base.polled, wheel_id);
-	/*
-	 * Timers are due from the first grain that starts after now, so a
-	 * timer armed late in a grain still gets its whole timeout, and is
-	 * at most a grain late.
-	 */
-	now_grain = swtim_base_grain_after(&whl->base, rte_get_timer_cycles());
-	tmo_expiry = whl_expiry_of(whl, now_grain, tmo_ticks);
-
-	ret = swtim_base_arm_begin(&whl->base, &w->lane, nb);
-	if (unlikely(ret < 0)) {
-		rte_errno = -ret;	/* logged when the lane died */
+	ret = whl_arm_begin(whl, w, wheel_id, nb, &now_grain);
+	if (unlikely(ret <= 0))
 		return 0;
-	}
 	budget = ret;
-	/*
-	 * An empty wheel is not scanned, so its clock stays where the last
-	 * expiry left it; placed against a stale clock, these timers would
-	 * land on higher levels and be cascaded more often. Nothing on the
-	 * wheel is due before now, so the clock may skip to now.
-	 */
-	if (w->nb_armed == 0 && now_grain > w->cur + 1)
-		w->cur = now_grain - 1;
+	tmo_expiry = whl_expiry_of(whl, now_grain, tmo_ticks);
 	cur = w->cur;	/* only the service moves it, under the lock */
 	while (done < budget) {
 		chunk = RTE_MIN(budget - done, WHL_ARM_CHUNK);
@@ -99,13 +132,7 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 				whl_expiry_of(whl, now_grain,
 					      evtim->timeout_ticks);
 
-			/* What a cancel reads first (without a lock), before
-			 * the state. */
-			evtim->impl_opaque[0] = expiry;
-			__atomic_store_n(&evtim->impl_opaque[1], w->owner,
-					 __ATOMIC_RELAXED);
-			__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
-					 __ATOMIC_RELEASE);
+			whl_timer_set_armed(w, evtim, expiry);
 			if (tmo_ticks == 0) {
 				where = whl_slot_of(cur, expiry);
 				whl_slots_push(whl, w, &where, &evtim, 1);
@@ -125,16 +152,49 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 	return done;
 }
 
-/* Two copies of the arm, one for each kind of call, each without the
- * other's per-timer test. */
+/*
+ * Arm one timer, the common call: without the burst's loops and
+ * prefetches (the generic layer has copied an arm_tmo_tick_burst()'s
+ * timeout into the timer).
+ */
+static __rte_always_inline uint16_t
+whl_arm_single(const struct swtim_adapter *adapter,
+	       struct rte_event_timer *evtim)
+{
+	struct whl_adapter *whl = whl_of(adapter);
+	unsigned int wheel_id = swtim_lane_of_caller();
+	struct whl_wheel *w = &whl->wheels[wheel_id];
+	uint64_t now_grain;
+
+	if (unlikely(whl_arm_begin(whl, w, wheel_id, 1, &now_grain) <= 0))
+		return 0;
+	whl_timer_set_armed(w, evtim, whl_expiry_of(whl, now_grain,
+						    evtim->timeout_ticks));
+	whl_wheel_link(whl, w, evtim);
+	swtim_lane_unlock(&w->lane);
+	return 1;
+}
+
+/* Bursts, each kind its own copy without the other's per-timer test; out
+ * of line, so that a single arm does not save the registers they need. */
+static __rte_noinline uint16_t
+whl_arm_many(const struct swtim_adapter *adapter,
+	     struct rte_event_timer **evtims, uint64_t timeout_ticks,
+	     uint16_t nb)
+{
+	if (timeout_ticks != 0)
+		return whl_arm(adapter, evtims, timeout_ticks, nb);
+	return whl_arm(adapter, evtims, 0, nb);
+}
+
 uint16_t
 whl_arm_burst(const struct swtim_adapter *adapter,
 	      struct rte_event_timer **evtims, uint64_t timeout_ticks,
 	      uint16_t nb)
 {
-	if (timeout_ticks != 0)
-		return whl_arm(adapter, evtims, timeout_ticks, nb);
-	return whl_arm(adapter, evtims, 0, nb);
+	if (likely(nb == 1))
+		return whl_arm_single(adapter, evtims[0]);
+	return whl_arm_many(adapter, evtims, timeout_ticks, nb);
 }
 
 /*
@@ -245,33 +305,64 @@ again:
 	return whl->base.periodic ? whl_cancel_waiting(w, evtim) : EAGAIN;
 }
 
+/*
+ * Cancel a timer as whl_cancel_one() does, then mark it cancelled and give
+ * its slot to the credit of the lane it was armed on, whose lock is held:
+ * nothing shared is written. 0, or the errno (rte_errno set).
+ */
+static __rte_always_inline int
+whl_cancel_credit(struct whl_adapter *whl, struct rte_event_timer *evtim,
+		  struct whl_wheel **held)
+{
+	int err = whl_cancel_one(whl, evtim, held);
+
+	if (unlikely(err != 0)) {
+		rte_errno = err;
+		return err;
+	}
+	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
+			 __ATOMIC_RELEASE);
+	swtim_credit_give(&whl->base.budget, &(*held)->lane, 1);
+	return 0;
+}
+
+/* A burst of cancels: one lock kept while consecutive timers share a
+ * wheel; out of line, so that a single cancel does not save the registers
+ * its loop needs. */
+static __rte_noinline uint16_t
+whl_cancel_many(struct whl_adapter *whl, struct rte_event_timer **evtims,
+		uint16_t nb)
+{
+	struct whl_wheel *held = NULL;
+	uint16_t i;
+
+	for (i = 0; i < nb; i++) {
+		/* The next timer's block, while this one is unlinked. */
+		if (i + 1 < nb)
+			whl_place_prefetch(whl, whl_place_of(evtims[i + 1]));
+		if (whl_cancel_credit(whl, evtims[i], &held) != 0)
+			break;
+	}
+	if (held != NULL)
+		swtim_lane_unlock(&held->lane);
+	return i;
+}
+
 uint16_t
 whl_cancel_burst(const struct swtim_adapter *adapter,
 		 struct rte_event_timer **evtims, uint16_t nb)
 {
 	struct whl_adapter *whl = whl_of(adapter);
 	struct whl_wheel *held = NULL;
-	uint16_t i;
-	int err;
+	uint16_t done;
 
-	for (i = 0; i < nb; i++) {
-		/* The next timer's block, while this one is unlinked. */
-		if (i + 1 < nb)
-			whl_place_prefetch(whl, whl_place_of(evtims[i + 1]));
-		err = whl_cancel_one(whl, evtims[i], &held);
-		if (unlikely(err != 0)) {
-			rte_errno = err;
-			break;
-		}
-		__atomic_store_n(&evtims[i]->state, RTE_EVENT_TIMER_CANCELED,
-				 __ATOMIC_RELEASE);
-		/* To the credit of the lane it was armed on, whose lock is
-		 * held: nothing shared is written. */
-		swtim_credit_give(&whl->base.budget, &held->lane, 1);
-	}
+	if (unlikely(nb != 1))
+		return whl_cancel_many(whl, evtims, nb);
+	/* One timer, the common call: nothing to fetch ahead. */
+	done = whl_cancel_credit(whl, evtims[0], &held) == 0;
 	if (held != NULL)
 		swtim_lane_unlock(&held->lane);
-	return i;
+	return done;
 }
 
 int

@@ -349,10 +349,6 @@ whl_block_put(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b)
 
 /* whl_wheel.c: the wheel itself, called with the wheel's lock held. */
 void whl_wheel_init(struct whl_wheel *w, uint16_t tag, unsigned int wheel_id);
-bool whl_wheel_holds(const struct whl_adapter *whl, const struct whl_wheel *w,
-		     const struct rte_event_timer *evtim);
-void whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w,
-		      struct rte_event_timer *evtim);
 uint64_t whl_wheel_next_tick(const struct whl_wheel *w);
 uint32_t whl_wheel_expire(struct whl_adapter *whl, struct whl_wheel *w,
 			  uint64_t target, uint32_t limit,

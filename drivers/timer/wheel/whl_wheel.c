@@ -21,33 +21,6 @@ whl_wheel_init(struct whl_wheel *w, uint16_t tag, unsigned int wheel_id)
 	w->owner = whl_owner_of(tag, wheel_id);
 }
 
-/*
- * Whether the timer is on wheel w, whose lock the caller holds: it names
- * w, and the entry its place names holds it (entries are NULL unless they
- * hold an armed timer). The name and the place are read in one word: the
- * application may arm the timer again on another wheel meanwhile (once an
- * expiry made it NOT_ARMED), which rewrites both at once; a place read
- * with w's name is w's and cannot change while w's lock is held. The
- * place may be garbage for a timer armed on an adapter long freed whose
- * tag this one reuses, hence the bounds, and its entry may then be in
- * another wheel's stack, hence the atomic load.
- */
-bool
-whl_wheel_holds(const struct whl_adapter *whl, const struct whl_wheel *w,
-		const struct rte_event_timer *evtim)
-{
-	uint64_t word = __atomic_load_n(&evtim->impl_opaque[1],
-					__ATOMIC_RELAXED);
-	uint32_t place = (uint32_t)(word & WHL_PLACE_MASK);
-	uint32_t b = whl_ref_block(place);
-	unsigned int entry = whl_ref_entry(place);
-
-	return (word & ~WHL_PLACE_MASK) == w->owner &&
-		b < whl->nb_blocks && entry < WHL_BLOCK_ENTRIES &&
-		__atomic_load_n(&whl->blocks[b].entry[entry],
-				__ATOMIC_RELAXED) == evtim;
-}
-
 /* Bits below level l's digit. */
 static __rte_always_inline uint64_t
 whl_low_mask(unsigned int level)
@@ -55,41 +28,6 @@ whl_low_mask(unsigned int level)
 	unsigned int shift = level * WHL_LEVEL_BITS;
 
 	return shift >= 64 ? UINT64_MAX : (UINT64_C(1) << shift) - 1;
-}
-
-void
-whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w,
-		 struct rte_event_timer *evtim)
-{
-	uint32_t place = whl_place_of(evtim);
-	uint32_t hole = whl_ref_block(place);
-	unsigned int where = whl->heads[hole].where;
-	uint32_t stack = w->stack[where], below;
-	uint32_t top = whl_ref_block(stack);
-	struct rte_event_timer **lastp =
-		&whl->blocks[top].entry[whl_ref_entry(stack) - 1];
-	struct rte_event_timer *last = *lastp;
-
-	/* The slot's last timer fills the hole this one leaves. */
-	if (last != evtim) {
-		whl->blocks[hole].entry[whl_ref_entry(place)] = last;
-		if (hole != top)
-			whl->heads[hole].uniform &=
-				whl_timer_due(last) == whl->heads[hole].due;
-		whl_place_set(w, last, place);
-	}
-	*lastp = NULL;
-	if (whl_ref_entry(stack) > 1) {
-		w->stack[where] = stack - 1;
-	} else {
-		below = whl->heads[top].below;
-		whl_block_put(whl, w, whl_ref_block(stack));
-		if (below == WHL_NIL)
-			whl_slot_clear(w, where);
-		else
-			w->stack[where] = whl_ref(below, WHL_BLOCK_ENTRIES);
-	}
-	w->nb_armed--;
 }
 
 /*
