@@ -20,7 +20,7 @@
  *   hold anyway: an arm takes from its lane's credit, a cancel gives to
  *   the credit of the lane it holds;
  * - the rest is in avail, shared: a lane whose credit runs out takes
- *   SWTIM_BUDGET_BATCH (or what is left) at once, and one whose credit
+ *   a batch (or what is left) at once, and one whose credit
  *   grows past twice that gives the excess back; the service gives the
  *   slots of delivered one-shot timers back to avail, once per enqueue;
  * - an arm that finds neither credit nor avail reclaims before it
@@ -44,16 +44,24 @@
 
 /*
  * Slots a lane takes from avail at once, and half the credit it keeps at
- * most: one shared write per 32 arms (an arm burst's usual size). More
- * saves little and leaves more slots where other lanes cannot see them
- * without a reclaim; fewer brings the shared writes back.
+ * most (struct swtim_budget's batch): one shared write per batch of arms
+ * or cancels. On its own line, avail still moves between the CPUs of the
+ * lanes that write it, a few hundred cycles each time: with batches of
+ * 32, two producers on CPUs of their own paid 5-8 cycles a timer more
+ * than one (doc/performance.md, "Two producers"), with 256 about 2. A
+ * lane's credit is hidden from the others until a reclaim, though, so a
+ * small adapter takes less: the batch is nb_timers / 1024 between these
+ * bounds, 32 for up to 32k timers, 256 from 256k on.
  */
-#define SWTIM_BUDGET_BATCH 32
+#define SWTIM_BUDGET_BATCH_MIN 32
+#define SWTIM_BUDGET_BATCH_MAX 256
+#define SWTIM_BUDGET_BATCH_SHARE 1024
 
-/** The budget. */
 struct swtim_budget {
 	/** Timers that may be outstanding at once. */
 	uint64_t limit;
+	/** Slots a lane takes from avail at once (see above). */
+	uint32_t batch;
 	/** Slots neither outstanding nor held by a lane. */
 	int64_t avail __rte_cache_aligned;
 };
@@ -70,6 +78,9 @@ static inline void
 swtim_budget_init(struct swtim_budget *b, uint64_t limit)
 {
 	b->limit = limit;
+	b->batch = RTE_MAX((uint64_t)SWTIM_BUDGET_BATCH_MIN,
+			   RTE_MIN((uint64_t)SWTIM_BUDGET_BATCH_MAX,
+				   limit / SWTIM_BUDGET_BATCH_SHARE));
 	b->avail = (int64_t)RTE_MIN(limit, (uint64_t)INT64_MAX);
 }
 
@@ -157,7 +168,7 @@ swtim_credit_take(struct swtim_budget *b, struct swtim_lane *lane,
 
 	if (unlikely(lane->credit < want))
 		lane->credit += swtim_budget_take_avail(b,
-				want - lane->credit + SWTIM_BUDGET_BATCH);
+				want - lane->credit + b->batch);
 	n = RTE_MIN(want, lane->credit);
 	lane->credit -= n;
 	return n;
@@ -166,7 +177,7 @@ swtim_credit_take(struct swtim_budget *b, struct swtim_lane *lane,
 /**
  * Give n slots to lane's credit (a cancel, an arm that took more than it
  * armed), with the lane's lock held; credit beyond twice
- * SWTIM_BUDGET_BATCH goes back to avail.
+ * the batch goes back to avail.
  *
  * @param b
  *   The budget.
@@ -180,9 +191,9 @@ swtim_credit_give(struct swtim_budget *b, struct swtim_lane *lane,
 		  uint32_t n)
 {
 	lane->credit += n;
-	if (unlikely(lane->credit > 2 * SWTIM_BUDGET_BATCH)) {
-		swtim_budget_give(b, lane->credit - SWTIM_BUDGET_BATCH);
-		lane->credit = SWTIM_BUDGET_BATCH;
+	if (unlikely(lane->credit > 2 * b->batch)) {
+		swtim_budget_give(b, lane->credit - b->batch);
+		lane->credit = b->batch;
 	}
 }
 
