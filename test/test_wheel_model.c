@@ -102,6 +102,7 @@ setup(uint64_t start_tick)
 	memset(&whl, 0, sizeof(whl));
 	whl.tag = TAG;
 	whl.nb_blocks = whl_blocks_needed(NB_TIMERS, 1);
+	whl.block_bulk = whl_block_bulk_of(NB_TIMERS);
 	tims = swt_calloc(NB_TIMERS, sizeof(tims[0]));
 	whl.blocks = swt_calloc(whl.nb_blocks, sizeof(whl.blocks[0]));
 	whl.heads = swt_calloc(whl.nb_blocks, sizeof(whl.heads[0]));

@@ -60,6 +60,7 @@ whl_blocks_create(struct whl_adapter *whl, uint16_t adapter_id,
 		return -EINVAL;
 	}
 	whl->nb_blocks = nb_blocks;
+	whl->block_bulk = whl_block_bulk_of(nb_timers);
 	whl->blocks = rte_malloc_socket("swtim_whl_blocks",
 			(size_t)whl->nb_blocks * sizeof(whl->blocks[0]),
 			sizeof(whl->blocks[0]), whl->base.socket);

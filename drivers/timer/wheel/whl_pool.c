@@ -37,7 +37,20 @@ whl_blocks_needed(uint64_t nb_timers, unsigned int nb_wheels)
 
 	return (nb_timers + WHL_BLOCK_ENTRIES - 1) / WHL_BLOCK_ENTRIES +
 		RTE_MIN(nb_timers, slots) +
-		(uint64_t)nb_wheels * (2 * WHL_BLOCK_BULK + 3);
+		(uint64_t)nb_wheels * (2 * whl_block_bulk_of(nb_timers) + 3);
+}
+
+/*
+ * A bulk of nb_timers / 2048 blocks, within the bounds (64 from 128k
+ * timers on): from 16k timers on, the caches of all SWTIM_LANES_MAX wheels
+ * then add at most about an eighth to the blocks the stacks can need (one
+ * a timer, up to the slots of every wheel).
+ */
+uint32_t
+whl_block_bulk_of(uint64_t nb_timers)
+{
+	return RTE_MAX((uint64_t)WHL_BLOCK_BULK_MIN,
+		       RTE_MIN((uint64_t)WHL_BLOCK_BULK_MAX, nb_timers / 2048));
 }
 
 struct swtim_stack *
@@ -101,6 +114,6 @@ whl_block_refill(struct whl_adapter *whl, struct whl_wheel *w)
 	 * running out is a bug in that count, not a load to survive.
 	 */
 	RTE_VERIFY(whl_free_get(&w->free_blocks, whl->block_pool,
-				WHL_BLOCK_BULK, &b, 1) == 1);
+				whl->block_bulk, &b, 1) == 1);
 	return b;
 }

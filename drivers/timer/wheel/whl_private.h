@@ -148,12 +148,17 @@ _Static_assert((WHL_LEVELS - 1) * WHL_LEVEL_BITS < 64 &&
 #define WHL_NIL UINT32_MAX
 
 /*
- * Free slot blocks a wheel keeps: refills and spills move WHL_BLOCK_BULK
- * at a time through the shared ring; a block serves 16 timers, so fewer
- * suffice, and every wheel's cache (two bulks at most) adds to the blocks
- * allocated.
+ * Free slot blocks a wheel keeps: refills and spills move a bulk at a time
+ * through the pool all wheels share (whl_adapter's block_bulk). Each
+ * refill or spill writes the pool's lock and top, lines that move between
+ * the CPUs of the wheels using them: with bulks of 8 blocks (128 timers)
+ * two producers on CPUs of their own paid 4-6 cycles a timer more than
+ * one, with 64 about 1 (doc/performance.md, "Two producers"). But every
+ * wheel's cache (two bulks at most) adds to the blocks allocated, so
+ * whl_block_bulk_of() gives a small adapter smaller bulks.
  */
-#define WHL_BLOCK_BULK 8
+#define WHL_BLOCK_BULK_MIN 8
+#define WHL_BLOCK_BULK_MAX 64
 
 /* Event timers per slot block: 128 bytes, two cache lines. */
 #define WHL_BLOCK_ENTRIES 16
@@ -211,7 +216,7 @@ _Static_assert(sizeof(struct whl_block_head) == 16, "four heads a line");
 /** Free indices a wheel keeps in front of the shared pool (whl_pool.c). */
 struct whl_free_cache {
 	uint32_t n;
-	uint32_t idx[2 * WHL_BLOCK_BULK];
+	uint32_t idx[2 * WHL_BLOCK_BULK_MAX];
 };
 
 /**
@@ -248,6 +253,8 @@ struct whl_adapter {
 	struct whl_block *blocks;
 	struct whl_block_head *heads;	/* one per block */
 	uint32_t nb_blocks;
+	/* Blocks a wheel's cache takes from or gives to the pool at once. */
+	uint32_t block_bulk;
 	struct swtim_stack *block_pool;
 	/* Marks this adapter's timers (whl_place_of()); never 0. */
 	uint16_t tag;
@@ -311,6 +318,7 @@ whl_place_set(const struct whl_wheel *w, struct rte_event_timer *evtim,
 
 /* whl_pool.c: free blocks; but for the pool's creation, called with the
  * wheel's lock. */
+uint32_t whl_block_bulk_of(uint64_t nb_timers);
 uint64_t whl_blocks_needed(uint64_t nb_timers, unsigned int nb_wheels);
 /* The pool of the free block indices 0 .. n - 1, or NULL (logged). */
 struct swtim_stack *whl_block_pool_create(const char *name, uint32_t n,
@@ -344,7 +352,7 @@ whl_block_get(struct whl_adapter *whl, struct whl_wheel *w)
 static inline void
 whl_block_put(struct whl_adapter *whl, struct whl_wheel *w, uint32_t b)
 {
-	whl_free_put(&w->free_blocks, whl->block_pool, WHL_BLOCK_BULK, b);
+	whl_free_put(&w->free_blocks, whl->block_pool, whl->block_bulk, b);
 }
 
 /* whl_wheel.c: the wheel itself, called with the wheel's lock held. */
