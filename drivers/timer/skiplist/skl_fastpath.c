@@ -160,9 +160,13 @@ skl_far_cycles(uint64_t cycles)
 
 /*
  * Take a timer whose delivery we beat off its list, under the list's lane
- * lock: 0, or ENOTRECOVERABLE if that lane is dead. The service holds the
- * lock while it runs the list's timers, so the stop succeeds at once; the
- * loop is for a timer librte_timer still calls running all the same.
+ * lock, and give its slot to that lane's credit while the lock is held
+ * (another lock, the canceller's own, would be a line that the list's
+ * owner writes too: with two producers cancelling each other's timers
+ * one at a time, a cancel cost 3.9x what it costs with one). 0, or
+ * ENOTRECOVERABLE if that lane is dead. The service holds the lock while
+ * it runs the list's timers, so the stop succeeds at once; the loop is
+ * for a timer librte_timer still calls running all the same.
  */
 static int
 skl_timer_stop_wait(struct skl_adapter *skl, struct skl_timer *t)
@@ -175,6 +179,8 @@ skl_timer_stop_wait(struct skl_adapter *skl, struct skl_timer *t)
 		if (unlikely(swtim_lane_lock(lane) != 0))
 			return ENOTRECOVERABLE;
 		ret = rte_timer_alt_stop(skl->timer_data_id, &t->tim);
+		if (likely(ret == 0))
+			swtim_credit_give(&skl->base.budget, lane, 1);
 		swtim_lane_unlock(lane);
 		if (likely(ret == 0))
 			return 0;
@@ -269,7 +275,7 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 		 struct rte_event_timer **evtims, uint16_t nb)
 {
 	struct skl_adapter *skl = skl_of(adapter);
-	uint16_t i;
+	uint16_t i, unstopped = 0;
 	int err;
 
 	for (i = 0; i < nb; i++) {
@@ -301,6 +307,7 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 				rte_errno = err;
 				break;
 			}
+			unstopped++;
 		} else if (skl->base.periodic &&
 			   expected == ((uintptr_t)evtim | SKL_OWNER_BUSY)) {
 			err = skl_cancel_waiting(skl, t, evtim);
@@ -308,6 +315,7 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 				rte_errno = err;
 				break;
 			}
+			unstopped++;
 		} else {
 			/* The service is delivering it, or already has. */
 			rte_errno = __atomic_load_n(&evtim->state,
@@ -317,22 +325,31 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 		}
 		__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_CANCELED,
 				 __ATOMIC_RELEASE);
-		if (t->home == skl_recycler_owner())
-			skl_recycler_put_local(skl->recycler, t);
-		else
-			skl_recycler_put_remote(skl->recycler, t->home,
-						  (void **)&t, 1);
+		/*
+		 * Into the canceller's own cache, whoever armed it: the
+		 * stop has just brought the object's lines into this CPU's
+		 * cache, and the canceller is likely to arm next. Sent home
+		 * instead, every object another lcore cancelled made its
+		 * home's next arm fetch it from this CPU: with two
+		 * producers cancelling each other's timers, their own arms
+		 * cost 1.5x, more each round (doc/performance.md).
+		 */
+		skl_recycler_put_local(skl->recycler, t);
 	}
-	/* To the canceller's credit: it is likely to arm next. */
-	if (i != 0) {
+	/*
+	 * The slots of timers taken off a list went to that list's credit
+	 * with the stop; those of timers taken out of an overflow queue or
+	 * an event buffer (no list lock held) go to the canceller's.
+	 */
+	if (unlikely(unstopped != 0)) {
 		struct swtim_lane *lane =
 			&skl->lists[swtim_lane_of_caller()].lane;
 
 		if (likely(swtim_lane_lock(lane) == 0)) {
-			swtim_credit_give(&skl->base.budget, lane, i);
+			swtim_credit_give(&skl->base.budget, lane, unstopped);
 			swtim_lane_unlock(lane);
 		} else {
-			swtim_budget_give(&skl->base.budget, i);
+			swtim_budget_give(&skl->base.budget, unstopped);
 		}
 	}
 	return i;

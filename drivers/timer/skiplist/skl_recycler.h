@@ -12,9 +12,11 @@
  * thread (the service) than the one that allocated them (a producer).
  *
  * - Fast path: each EAL lcore has a cache it alone touches; get and put on
- *   the owner lcore are a few loads and stores.
- * - Return path: an object freed on another lcore (the service, a remote
- *   cancel) goes back to the lcore that allocated it through that lcore's
+ *   it are a few loads and stores. An lcore that frees an object it will
+ *   likely reuse (a cancel, which has just had the object in its CPU's
+ *   cache) puts it into its own cache, whoever allocated it.
+ * - Return path: an object freed on a thread that will not reuse it (the
+ *   service) goes back to the lcore that allocated it through that lcore's
  *   return pool, in bulk; the owner drains its pool into its cache when
  *   the cache runs dry. Objects never bounce through a pool shared by all.
  * - Slow path: the shared pool, refilled from and spilled to in bulk; and,
@@ -189,7 +191,8 @@ skl_recycler_get(struct skl_recycler *r, void **objs, uint32_t n)
 }
 
 /**
- * Put an object back on the lcore that owns it, from that lcore.
+ * Put an object into the calling lcore's cache (the shared pool on a
+ * non-EAL thread), whichever lcore got it.
  *
  * @param r
  *   The recycler.
