@@ -7,9 +7,11 @@
 # Runs dpdk-test's event_timer_adapter_test with libswtim_dropin preloaded
 # (build/ of the current directory) under the EAL lcore mapping LCORES,
 # N times (default 5), each until its case 0, test_timer_state, reports;
-# prints that case's result, its failed assertion line and who served the
-# adapters. "dpdk" hands every adapter to DPDK's own implementation
-# (SWTIM_DPDK_ADAPTER=all). The evidence it gave is in README.md.
+# prints that case's result, its failed assertion line, who served the
+# adapters and what case 0's adapter did in its life (swtim's log line at
+# its free: expiries, events enqueued, ticks). "dpdk" hands every adapter
+# to DPDK's own implementation (SWTIM_DPDK_ADAPTER=all). The evidence it
+# gave is in README.md.
 
 set -uo pipefail
 
@@ -41,12 +43,19 @@ for _ in $(seq "$n"); do
 		grep -q "TestCase \[ *0\]" "$log" && break
 		sleep 0.1
 	done
-	kill -9 "$pid" 2>/dev/null
+	# SIGTERM, which timeout passes on: a SIGKILL would end timeout alone
+	# and leave dpdk-test polling, loading the CPUs of the runs after it.
+	kill -TERM "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
+	if pgrep -f -- "--file-prefix=case0_$$" >/dev/null; then
+		echo "dpdk-test outlived its run" >&2
+		exit 1
+	fi
 	read -r sw dp < <(servers_of "$log")
 	echo "$who $lcores:" \
 		"$(grep -o 'TestCase \[ *0\] : [a-z_]* [a-z]*' "$log")" \
 		"$(grep -o 'line [0-9]* failed' "$log" | head -1);" \
-		"adapters: $sw by swtim, $dp by DPDK"
+		"adapters: $sw by swtim, $dp by DPDK;" \
+		"$(grep -o 'freed: .*' "$log" | head -1)"
 	rm -f "$log"
 done
