@@ -17,6 +17,27 @@ autotest_args() {
 		--log-level=swtim:debug --log-level=lib.eal:debug)
 }
 
+# autotest_lcores LAYOUT C0 C1: the --lcores value of a layout of the
+# test's seven lcores (main 0, the multicore cases' 1-3, event_sw's
+# service 4, the adapter's 5, and 6, which -s 0x2 names) on CPUs C0, C1:
+#   shared  lcores 0 and 1 on a CPU each, 2-6 floating over both (the
+#           issue's command line);
+#   split   the main lcore and 1-3 on C0, both service lcores on C1, so
+#           that the main lcore's polling never waits for a service.
+autotest_lcores() {
+	case $1 in
+	shared)
+		if [ "$2" = "$3" ]; then
+			echo "0@$2,1@$3,(2-6)@$2"
+		else
+			echo "0@$2,1@$3,(2-6)@($2,$3)"
+		fi ;;
+	split) echo "0@$2,(1-3)@$2,(4-5)@$3,6@$2" ;;
+	*) echo "autotest_lcores: layout must be shared or split, not $1" >&2
+		return 1 ;;
+	esac
+}
+
 # servers_of LOG: "S D", the adapters created by swtim and by DPDK's own
 # implementation (libswtim_dropin's create log lines).
 servers_of() {

@@ -11,7 +11,8 @@
 #       (comma-separated NAME=LINE[/LINE...][@CASE]) may fail, only at
 #       those assertion lines of its own and, with @CASE, only in a run
 #       where CASE failed too; test/dropin/README.md has the evidence
-#       for each.
+#       for each. DROPIN_AUTOTEST_LAYOUT (shared, the default, or
+#       split: autotest_lib.sh) places the test's lcores on the CPUs.
 #   dpdk_tools.sh eventdev PRELOAD EXPECT [dpdk-test-eventdev option...]
 #       dpdk-test-eventdev's perf_queue timer test: "Result: Success".
 #
@@ -67,7 +68,10 @@ autotest)
 	excused=",${1:-},"
 	# Seven lcores: main, three for the multicore cases, event_sw's and
 	# the adapter's service lcores (the test adds them), and -s 0x2.
-	autotest_args "dropin_autotest_$$" "0@$c0,1@$c1,(2-6)@($cpus)"
+	lcores=$(autotest_lcores "${DROPIN_AUTOTEST_LAYOUT:-shared}" \
+		"$c0" "$c1") || die "bad DROPIN_AUTOTEST_LAYOUT"
+	echo "lcores $lcores; SWTIM_DRIVER_ARGS=${SWTIM_DRIVER_ARGS:-}"
+	autotest_args "dropin_autotest_$$" "$lcores"
 	DPDK_TEST=event_timer_adapter_test LD_PRELOAD=$preload \
 		timeout -k 10 900 "$prog" "${AUTOTEST_ARGS[@]}" \
 		</dev/null >"$log" 2>&1
