@@ -16,8 +16,10 @@ Usage: $0 [-b BUILD] OUT
 
 Copies into OUT (created; must not exist):
   bin/   swtim-test-eventdev and swtim-bench from BUILD (default
-         build-release: a release build with the tests and the app)
-  swtim/ libswtim
+         build-release: a release build with the tests and the app),
+         and DPDK's own dpdk-test (Debian's dpdk-dev), for its
+         event_timer_adapter_test with libswtim_dropin preloaded
+  swtim/ libswtim and libswtim_dropin
   lib/   every other shared library they need but the C library
   pmds/  the DPDK drivers the scripts use: bus_vdev, mempool_ring,
          event_dsw, event_sw
@@ -72,7 +74,8 @@ fi
 
 app=$build/app/test-eventdev/swtim-test-eventdev
 bench=$build/test/bench/swtim-bench
-for f in "$app" "$bench" "$build/libswtim.so.0"; do
+dropin=$build/lib/dropin/libswtim_dropin.so.0
+for f in "$app" "$bench" "$build/libswtim.so.0" "$dropin"; do
 	if [ ! -f "$f" ]; then
 		echo "$0: no $f: build $build first (meson setup, ninja)" >&2
 		exit 1
@@ -82,11 +85,15 @@ if ldd "$app" | grep -q -e libasan -e libubsan; then
 	echo "$0: $app is instrumented; give a release build" >&2
 	exit 1
 fi
+dpdk_test=$(command -v dpdk-test) || {
+	echo "$0: no dpdk-test: apt-get install dpdk-dev" >&2
+	exit 1
+}
 pmddirs=("$(pkg-config --variable=libdir libdpdk)"/dpdk/pmds-*)
 pmddir=${pmddirs[0]}
 
 mkdir -p "$out/bin" "$out/swtim" "$out/lib" "$out/pmds"
-cp "$app" "$bench" "$out/bin/"
+cp "$app" "$bench" "$dpdk_test" "$out/bin/"
 # The scripts find tev_lib.sh and tev_report.py beside themselves.
 mkdir -p "$out/app/test-eventdev"
 for f in compare.sh lateness.sh power.sh scaling.sh tev_lib.sh \
@@ -94,6 +101,8 @@ for f in compare.sh lateness.sh power.sh scaling.sh tev_lib.sh \
 	cp "$root/app/test-eventdev/$f" "$out/app/test-eventdev/"
 done
 cp -L "$build/libswtim.so.0" "$out/swtim/"
+# The name LD_PRELOAD is given, as in the build (the soname's link).
+cp -L "$dropin" "$out/swtim/libswtim_dropin.so"
 drivers="bus_vdev mempool_ring event_dsw event_sw"
 for d in $drivers; do
 	pmd=("$pmddir"/librte_"$d".so.*)
@@ -104,7 +113,7 @@ done
 # target has its own, and it must match its dynamic loader). A driver
 # stays in pmds/ only: found by soname through LD_LIBRARY_PATH as well,
 # it is the same file that -d loaded.
-for f in "$out"/bin/* "$out"/swtim/libswtim.so.0 "$out"/pmds/*; do
+for f in "$out"/bin/* "$out"/swtim/* "$out"/pmds/*; do
 	LD_LIBRARY_PATH=$out/swtim ldd "$f"
 done | awk '$3 ~ /^\// { print $1, $3 }' | sort -u |
 while read -r name path; do
@@ -147,11 +156,20 @@ done
 # left out would otherwise show only on the target, as exit status 127.
 # shellcheck source=app/test-eventdev/tev_lib.sh
 . "$root/app/test-eventdev/tev_lib.sh"
-for p in "$out"/bin/*; do
+for p in "$out"/bin/swtim-*; do
 	# shellcheck disable=SC1091
 	why=$(. "$out/env.sh" && tev_bin_problem "$p")
 	if [ -n "$why" ]; then
 		echo "$0: the bundle's ${p#"$out"/} cannot run: $why" >&2
+		exit 1
+	fi
+done
+# dpdk-test has no --help that leaves EAL alone: ask the loader only.
+for p in "$out"/bin/dpdk-test "$out"/swtim/*; do
+	# shellcheck disable=SC1091
+	missing=$(. "$out/env.sh" && ldd "$p" | awk '/not found/ { print $1 }')
+	if [ -n "$missing" ]; then
+		echo "$0: the bundle's ${p#"$out"/} lacks" $missing >&2
 		exit 1
 	fi
 done

@@ -135,16 +135,33 @@ bundle_run() {
 	)
 }
 
+# bundle_many_cores DIR: scripts/many_cores.sh's bench from the bundle,
+# one and two producers, so that a lent machine's few minutes are not
+# where a broken script shows: every case measured (3 adapters, 6 cases,
+# 2 counts), exit status 0.
+bundle_many_cores() {
+	local out=$1/many_cores
+
+	"$SWTIM_ROOT/scripts/many_cores.sh" --skip-autotest --producers=1,2 \
+		"$1" "$out" >/dev/null || return 1
+	grep -q "^bench: producers 1,2, exit status 0 (36 cases measured)" \
+		"$out/summary.txt" || {
+		err "many_cores.sh: $(cat "$out/summary.txt")"
+		return 1
+	}
+}
+
 # The benchmark bundle (scripts/bundle.sh) of the release build: packed,
-# and its swtim-test-eventdev arming and expiring timers from it. (This
-# machine has DPDK, so the bundle's DPDK copies are not what runs here;
-# its libswtim and env.sh are.)
+# its swtim-test-eventdev arming and expiring timers from it, and
+# many_cores.sh's bench. (This machine has DPDK, so the bundle's DPDK
+# copies are not what runs here; its libswtim and env.sh are.)
 bundle_test() {
 	local dir=$BUILD_RELEASE/bundle
 
 	log "benchmark bundle"
 	rm -rf "$dir"
-	if "$SWTIM_ROOT/scripts/bundle.sh" "$dir" && bundle_run "$dir"; then
+	if "$SWTIM_ROOT/scripts/bundle.sh" "$dir" && bundle_run "$dir" &&
+		bundle_many_cores "$dir"; then
 		pass 1
 	else
 		err "benchmark bundle test failed"

@@ -11,14 +11,19 @@
 #       (comma-separated NAME=LINE[/LINE...][@CASE]) may fail, only at
 #       those assertion lines of its own and, with @CASE, only in a run
 #       where CASE failed too; test/dropin/README.md has the evidence
-#       for each. DROPIN_AUTOTEST_LAYOUT (shared, the default, or
-#       split: autotest_lib.sh) places the test's lcores on the CPUs.
+#       for each. DROPIN_AUTOTEST_LAYOUT (shared, the default, split
+#       or own: autotest_lib.sh) places the test's lcores on the CPUs,
+#       the first two we may run on, or those DROPIN_AUTOTEST_CPUS
+#       lists (comma-separated; own takes four).
 #   dpdk_tools.sh eventdev PRELOAD EXPECT [dpdk-test-eventdev option...]
 #       dpdk-test-eventdev's perf_queue timer test: "Result: Success".
 #
 # PRELOAD is the LD_PRELOAD value; EXPECT is swtim or dpdk, who must have
 # served the adapters, read from swtim's debug log lines. A missing
-# program is a failure, not a skip.
+# program is a failure, not a skip. DROPIN_EAL_ARGS, split into words,
+# goes into both programs' EAL arguments (a bundle's -d drivers:
+# scripts/bundle.sh); DROPIN_LOG names a file to keep the program's whole
+# output in.
 
 set -uo pipefail
 
@@ -42,8 +47,15 @@ c1=${c1:-$c0}
 cpus="$c0,$c1"
 [ "$c0" = "$c1" ] && cpus=$c0
 
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+read -r -a eal_extra <<<"${DROPIN_EAL_ARGS:-}"
+
+if [ -n "${DROPIN_LOG:-}" ]; then
+	log=$DROPIN_LOG
+	: >"$log" || die "cannot write $log"
+else
+	log=$(mktemp)
+	trap 'rm -f "$log"' EXIT
+fi
 
 # Whether the log says swtim (or DPDK) served every adapter created.
 check_server() {
@@ -68,10 +80,14 @@ autotest)
 	excused=",${1:-},"
 	# Seven lcores: main, three for the multicore cases, event_sw's and
 	# the adapter's service lcores (the test adds them), and -s 0x2.
+	layout_cpus=("$c0" "$c1")
+	[ -z "${DROPIN_AUTOTEST_CPUS:-}" ] ||
+		IFS=, read -r -a layout_cpus <<<"$DROPIN_AUTOTEST_CPUS"
 	lcores=$(autotest_lcores "${DROPIN_AUTOTEST_LAYOUT:-shared}" \
-		"$c0" "$c1") || die "bad DROPIN_AUTOTEST_LAYOUT"
+		"${layout_cpus[@]}") ||
+		die "bad DROPIN_AUTOTEST_LAYOUT or DROPIN_AUTOTEST_CPUS"
 	echo "lcores $lcores; SWTIM_DRIVER_ARGS=${SWTIM_DRIVER_ARGS:-}"
-	autotest_args "dropin_autotest_$$" "$lcores"
+	autotest_args "dropin_autotest_$$" "$lcores" "${eal_extra[@]}"
 	DPDK_TEST=event_timer_adapter_test LD_PRELOAD=$preload \
 		timeout -k 10 900 "$prog" "${AUTOTEST_ARGS[@]}" \
 		</dev/null >"$log" 2>&1
@@ -125,7 +141,7 @@ eventdev)
 		die "dpdk-test-eventdev not found (Debian: apt-get install dpdk-dev)"
 	LD_PRELOAD=$preload timeout -k 10 300 "$prog" --no-huge -m 512 \
 		--no-shconf --no-pci --file-prefix="dropin_tev_$$" \
-		--vdev=event_dsw0 "--lcores=0@($cpus),(1-3)@($cpus)" -S 3 \
+		"${eal_extra[@]}" --vdev=event_dsw0 "--lcores=0@($cpus),(1-3)@($cpus)" -S 3 \
 		--log-level=swtim:debug -- --test=perf_queue --plcores=1 \
 		--wlcores=2 --stlist=a --nb_timers=100000 --expiry_nsec=20000 \
 		--max_tmo_nsec=1000000 "$@" </dev/null >"$log" 2>&1
