@@ -401,7 +401,6 @@ static int
 json_container(struct json *j, bool obj, const char *key)
 {
 	char name[64];
-	unsigned int members = 0;
 
 	RTE_SET_USED(key);
 	j->i++;
@@ -430,7 +429,6 @@ json_container(struct json *j, bool obj, const char *key)
 		}
 		if (json_value(j, name) != 0)
 			return -1;
-		members++;
 		json_ws(j);
 		if (j->s[j->i] == ',') {
 			j->i++;

@@ -15,6 +15,7 @@
 
 #include "swtim.h"
 #include "swtim_adapter_pvt.h"
+#include "swtim_dpdk_compat.h"
 
 /* Parse "<id>" into a live adapter; call with the lock held. */
 static struct swtim_adapter *
@@ -70,15 +71,15 @@ swtim_telemetry_info(const char *cmd __rte_unused, const char *params,
 	/* The port above and any added by swtim_adapter_port_add(). */
 	rte_tel_data_add_dict_int(d, "nb_event_ports",
 				  adapter->params.nb_event_ports);
-	rte_tel_data_add_dict_u64(d, "timer_tick_ns", info.conf.timer_tick_ns);
-	rte_tel_data_add_dict_u64(d, "min_resolution_ns",
-				  info.min_resolution_ns);
-	rte_tel_data_add_dict_u64(d, "max_tmo_ns", info.max_tmo_ns);
-	rte_tel_data_add_dict_u64(d, "nb_timers", info.conf.nb_timers);
-	rte_tel_data_add_dict_u64(d, "flags", info.conf.flags);
-	rte_tel_data_add_dict_u64(d, "caps", info.caps);
+	swtim_tel_dict_add_uint(d, "timer_tick_ns", info.conf.timer_tick_ns);
+	swtim_tel_dict_add_uint(d, "min_resolution_ns",
+				info.min_resolution_ns);
+	swtim_tel_dict_add_uint(d, "max_tmo_ns", info.max_tmo_ns);
+	swtim_tel_dict_add_uint(d, "nb_timers", info.conf.nb_timers);
+	swtim_tel_dict_add_uint(d, "flags", info.conf.flags);
+	swtim_tel_dict_add_uint(d, "caps", info.caps);
 	if (swtim_adapter_service_id_get(adapter, &service_id) == 0)
-		rte_tel_data_add_dict_u64(d, "service_id", service_id);
+		swtim_tel_dict_add_uint(d, "service_id", service_id);
 	ret = 0;
 out:
 	pthread_mutex_unlock(&swtim_adapters_lock);
@@ -98,15 +99,15 @@ swtim_telemetry_stats(const char *cmd __rte_unused, const char *params,
 	if (adapter == NULL || swtim_adapter_stats_get(adapter, &stats) != 0)
 		goto out;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "evtim_exp_count", stats.evtim_exp_count);
-	rte_tel_data_add_dict_u64(d, "ev_enq_count", stats.ev_enq_count);
-	rte_tel_data_add_dict_u64(d, "ev_inv_count", stats.ev_inv_count);
-	rte_tel_data_add_dict_u64(d, "evtim_retry_count",
-				  stats.evtim_retry_count);
-	rte_tel_data_add_dict_u64(d, "adapter_tick_count",
-				  stats.adapter_tick_count);
-	rte_tel_data_add_dict_u64(d, "evtim_drop_count",
-				  stats.evtim_drop_count);
+	swtim_tel_dict_add_uint(d, "evtim_exp_count", stats.evtim_exp_count);
+	swtim_tel_dict_add_uint(d, "ev_enq_count", stats.ev_enq_count);
+	swtim_tel_dict_add_uint(d, "ev_inv_count", stats.ev_inv_count);
+	swtim_tel_dict_add_uint(d, "evtim_retry_count",
+				stats.evtim_retry_count);
+	swtim_tel_dict_add_uint(d, "adapter_tick_count",
+				stats.adapter_tick_count);
+	swtim_tel_dict_add_uint(d, "evtim_drop_count",
+				stats.evtim_drop_count);
 	ret = 0;
 out:
 	pthread_mutex_unlock(&swtim_adapters_lock);
