@@ -11,10 +11,10 @@
  * stops and starts the adapter now and then.
  *
  * "No event of an arming is enqueued after its cancel returned" can only
- * be checked where the enqueues happen: the cases put their own functions
- * in front of the device's enqueue and enqueue_new_burst in
- * rte_event_fp_ops, the table the inline rte_event_enqueue_*() calls go
- * through. Each arming's ev.u64 names its slot and generation; once a
+ * be checked where the enqueues happen: this program's
+ * swtim_port_enqueue() stands in front of the library's, through which
+ * every expiry event goes to the device (it is exported for that,
+ * swtim_port.h). Each arming's ev.u64 names its slot and generation; once a
  * cancel has returned, the canceller publishes the generation it
  * cancelled; an event the device accepts whose generation is already
  * published was enqueued after its cancel. Nothing may be lost either:
@@ -22,6 +22,7 @@
  * accepted == the events the worker received.
  */
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #include <rte_eventdev.h>
 #include <rte_pause.h>
 
+#include "swtim_port.h"
 #include "swtim_test.h"
 
 #define TICK_NS		(1000 * 1000)		/* 1 ms */
@@ -60,9 +62,8 @@ static struct {
 	/* Counts, updated atomically. */
 	uint64_t late, accepted, arms, cancels, eagain, failures;
 	uint64_t max_cancel_cycles;
-	/* The device's own functions, while ours stand in front. */
-	event_enqueue_t enqueue;
-	event_enqueue_burst_t enqueue_new_burst;
+	/* Whether swtim_port_enqueue() checks what it passes on. */
+	bool checking;
 } s;
 
 static uint64_t
@@ -102,45 +103,31 @@ account(const struct rte_event *ev, const bool *late, uint16_t accepted)
 	__atomic_fetch_add(&s.accepted, accepted, __ATOMIC_RELAXED);
 }
 
-static uint16_t
-checked_enqueue_new_burst(void *port, const struct rte_event ev[],
-			  uint16_t n)
+uint16_t
+swtim_port_enqueue(struct swtim_port *port, const struct rte_event *ev,
+		   uint16_t nb)
 {
-	bool late[n];
+	static uint16_t (*next)(struct swtim_port *, const struct rte_event *,
+				uint16_t);
+	bool late[nb];
 	uint16_t i, accepted;
 
-	for (i = 0; i < n; i++)
+	if (next == NULL)
+		*(void **)&next = dlsym(RTLD_NEXT, "swtim_port_enqueue");
+	RTE_VERIFY(next != NULL);
+	if (!__atomic_load_n(&s.checking, __ATOMIC_ACQUIRE))
+		return next(port, ev, nb);
+	for (i = 0; i < nb; i++)
 		late[i] = is_late(&ev[i]);
-	accepted = s.enqueue_new_burst(port, ev, n);
+	accepted = next(port, ev, nb);
 	account(ev, late, accepted);
-	return accepted;
-}
-
-/* rte_event_enqueue_new_burst() of one event goes through enqueue. */
-static uint16_t
-checked_enqueue(void *port, const struct rte_event *ev)
-{
-	bool late = is_late(ev);
-	uint16_t accepted = s.enqueue(port, ev);
-
-	account(ev, &late, accepted);
 	return accepted;
 }
 
 static void
 enqueue_checks(bool on)
 {
-	struct rte_event_fp_ops *ops = &rte_event_fp_ops[swt_dev.dev_id];
-
-	if (on) {
-		s.enqueue = ops->enqueue;
-		s.enqueue_new_burst = ops->enqueue_new_burst;
-		ops->enqueue = checked_enqueue;
-		ops->enqueue_new_burst = checked_enqueue_new_burst;
-	} else {
-		ops->enqueue = s.enqueue;
-		ops->enqueue_new_burst = s.enqueue_new_burst;
-	}
+	__atomic_store_n(&s.checking, on, __ATOMIC_RELEASE);
 }
 
 /* Arm slot's timer afresh (the caller holds the slot). */

@@ -207,8 +207,7 @@ swtim_evbuf_flush(struct swtim_evbuf *buf, struct swtim_port *port,
 		n = RTE_MIN(n, buf->mask + 1 - first);
 		if (budget != NULL)
 			swtim_budget_give(budget, n);
-		accepted = rte_event_enqueue_new_burst(port->dev_id,
-				port->port_id, &buf->evs[first], n);
+		accepted = swtim_port_enqueue(port, &buf->evs[first], n);
 		if (budget != NULL)
 			swtim_budget_retake(budget, n - accepted);
 		buf->head += accepted;

@@ -4,7 +4,8 @@
 
 /*
  * The adapter's event ports: the ones swtim_adapter_create() adds to an
- * event device, and setting up the service's side of each (swtim_port.h).
+ * event device, setting up the service's side of each, and the enqueue
+ * through them (swtim_port.h).
  *
  * Like DPDK's default port callback, create stops the device, configures
  * it again with one more port, sets that port up and restarts the device.
@@ -321,6 +322,13 @@ swtim_port_release(uint8_t dev_id, uint8_t port_id)
 	if (dev_id < RTE_EVENT_MAX_DEVS &&
 	    swtim_port_table[dev_id][port_id] == SWTIM_PORT_IN_USE)
 		swtim_port_table[dev_id][port_id] = SWTIM_PORT_FREE;
+}
+
+uint16_t
+swtim_port_enqueue(struct swtim_port *port, const struct rte_event *ev,
+		   uint16_t nb)
+{
+	return rte_event_enqueue_new_burst(port->dev_id, port->port_id, ev, nb);
 }
 
 void

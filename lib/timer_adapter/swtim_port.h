@@ -71,6 +71,29 @@ void swtim_port_init(struct swtim_port *port, uint8_t dev_id,
 		     uint8_t port_id);
 
 /**
+ * Offer events to the port's event device (rte_event_enqueue_new_burst()):
+ * the one place where expiry events leave swtim. Call with the port's
+ * lock held.
+ *
+ * Out of line and exported (INTERNAL) on purpose: a test program that
+ * defines a function of this name stands in front of every enqueue, to
+ * see each event as the device takes it or to play a device that
+ * refuses, without reaching into DPDK's fast-path tables (whose layout
+ * changes between releases). One call per burst, not per event.
+ *
+ * @param port
+ *   The port.
+ * @param ev
+ *   Events, op NEW.
+ * @param nb
+ *   How many, at most port->enq_burst.
+ * @return
+ *   How many the device took, from the front.
+ */
+uint16_t swtim_port_enqueue(struct swtim_port *port,
+			    const struct rte_event *ev, uint16_t nb);
+
+/**
  * Maintain the port, if the device needs that, at most every
  * SWTIM_PORT_MAINTAIN_US. Call on every service run. Skipped when
  * another run holds the port. (Enqueued events are flushed by
