@@ -7,8 +7,8 @@
 
 /**
  * @file
- * DPDK 22.11's timer adapter control calls as a table, filled by symbol
- * name at DPDK's symbol version: how libswtim_dropin reaches DPDK's own
+ * DPDK's timer adapter control calls as a table, filled by symbol name at
+ * DPDK's symbol version: how libswtim_dropin reaches DPDK's own
  * adapter (the next definitions, behind its own), and how swtim-bench
  * reaches libswtim_dropin's (loaded RTLD_LOCAL beside librte_eventdev).
  * Not installed.
@@ -17,10 +17,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <rte_common.h>
 #include <rte_event_timer_adapter.h>
 
-/** The symbol version of the timer adapter's names in DPDK 22.11. */
-#define DROPIN_DPDK_VERSION "DPDK_23"
+/**
+ * The symbol version of the timer adapter's stable names in the DPDK
+ * built against: DPDK_<ABI> (SWTIM_DPDK_ABI, from meson.build).
+ */
+#define DROPIN_DPDK_VERSION "DPDK_" RTE_STR(SWTIM_DPDK_ABI)
+
+/** The symbol version of DPDK's experimental names. */
+#define DROPIN_DPDK_EXPERIMENTAL "EXPERIMENTAL"
+
+/** The soname of the librte_eventdev built against. */
+#define DROPIN_EVENTDEV_SONAME "librte_eventdev.so." RTE_STR(SWTIM_DPDK_ABI)
 
 /** One implementation's rte_event_timer_adapter_* control calls. */
 struct dropin_api {

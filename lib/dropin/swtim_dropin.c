@@ -26,11 +26,15 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_errno.h>
@@ -39,15 +43,18 @@
 
 #include "dropin_api.h"
 #include "swtim.h"
+#include "swtim_dpdk_compat.h"
 #include "swtim_driver.h"
 #include "swtim_dropin.h"
 #include "swtim_log.h"
 
 /*
- * DPDK's header declares the adapter data but defines it only in a
- * header for PMDs, which is not installed; this definition has the
- * layout DPDK 22.11 gives it, so that the handle we return is a whole
- * struct rte_event_timer_adapter.
+ * DPDK's header declares the adapter data and the implementation's
+ * function table but defines them only in a header for PMDs, which
+ * distributions do not install; these definitions have the layout every
+ * release from 22.11 to 25.11 gives them, so that the handle we return is
+ * a whole struct rte_event_timer_adapter, whose every pointer leads
+ * somewhere that works.
  */
 struct rte_event_timer_adapter_data {
 	uint8_t id;
@@ -60,9 +67,36 @@ struct rte_event_timer_adapter_data {
 	void *adapter_priv;
 	uint8_t service_inited;
 	uint32_t service_id;
-	RTE_STD_C11
+	SWTIM_STD_C11
 	uint8_t started : 1;
 } __rte_cache_aligned;
+
+/*
+ * struct event_timer_adapter_ops: what DPDK's own calls reach through
+ * handle->ops. Ours never go there, but code that follows the handle's
+ * pointers (DPDK's own definitions, when a program reaches them past
+ * ours) finds each entry serving swtim or failing cleanly; 23.03 added
+ * the last entry.
+ */
+struct dropin_ops {
+	int (*init)(struct rte_event_timer_adapter *adapter);
+	int (*uninit)(struct rte_event_timer_adapter *adapter);
+	int (*start)(const struct rte_event_timer_adapter *adapter);
+	int (*stop)(const struct rte_event_timer_adapter *adapter);
+	void (*get_info)(const struct rte_event_timer_adapter *adapter,
+			 struct rte_event_timer_adapter_info *adapter_info);
+	int (*stats_get)(const struct rte_event_timer_adapter *adapter,
+			 struct rte_event_timer_adapter_stats *stats);
+	int (*stats_reset)(const struct rte_event_timer_adapter *adapter);
+	rte_event_timer_arm_burst_t arm_burst;
+	rte_event_timer_arm_tmo_tick_burst_t arm_tmo_tick_burst;
+	rte_event_timer_cancel_burst_t cancel_burst;
+#if SWTIM_DPDK_HAS_REMAINING_TICKS
+	int (*remaining_ticks_get)(const struct rte_event_timer_adapter *adapter,
+				   const struct rte_event_timer *evtim,
+				   uint64_t *ticks_remaining);
+#endif
+};
 
 /* An adapter served by swtim, as DPDK's API sees it. */
 struct dropin_adapter {
@@ -73,6 +107,9 @@ struct dropin_adapter {
 	/* What pub.data points to. */
 	struct rte_event_timer_adapter_data data;
 };
+
+/* The function table of our handles (below, after the calls it uses). */
+static const struct dropin_ops dropin_ops;
 
 /* Who serves an adapter id. */
 enum dropin_owner {
@@ -265,7 +302,7 @@ dropin_wrap(uint16_t id, struct swtim_adapter *sw)
 	d->pub.arm_tmo_tick_burst = dropin_arm_tmo_tick_burst;
 	d->pub.cancel_burst = dropin_cancel_burst;
 	d->pub.data = data;
-	d->pub.ops = NULL;
+	d->pub.ops = (const struct event_timer_adapter_ops *)&dropin_ops;
 	d->pub.allocated = 1;
 	dropin_owner[id] = DROPIN_SWTIM;
 	return &d->pub;
@@ -460,6 +497,86 @@ rte_event_timer_adapter_stop(const struct rte_event_timer_adapter *adapter)
 	return dropin_run_set(adapter, false);
 }
 
+/*
+ * The rest of our handles' function table (struct dropin_ops): what
+ * DPDK's own definitions call through handle->ops, were a program to
+ * reach them with one of our handles. Set-up and teardown belong to
+ * our create and free, so DPDK's cannot do them: they fail cleanly.
+ */
+static int
+dropin_op_init(struct rte_event_timer_adapter *adapter __rte_unused)
+{
+	return -ENOTSUP;
+}
+
+static int
+dropin_op_uninit(struct rte_event_timer_adapter *adapter)
+{
+	SWTIM_LOG(ERR, "adapter %u is swtim's: free it with"
+		  " rte_event_timer_adapter_free() of libswtim_dropin",
+		  adapter->data->id);
+	return -ENOTSUP;
+}
+
+static int
+dropin_op_start(const struct rte_event_timer_adapter *adapter)
+{
+	return dropin_run_set(adapter, true);
+}
+
+static int
+dropin_op_stop(const struct rte_event_timer_adapter *adapter)
+{
+	return dropin_run_set(adapter, false);
+}
+
+static void
+dropin_op_get_info(const struct rte_event_timer_adapter *adapter,
+		   struct rte_event_timer_adapter_info *adapter_info)
+{
+	swtim_adapter_get_info(dropin_sw(adapter), adapter_info);
+}
+
+static int
+dropin_op_stats_get(const struct rte_event_timer_adapter *adapter,
+		    struct rte_event_timer_adapter_stats *stats)
+{
+	return swtim_adapter_stats_get(dropin_sw(adapter), stats);
+}
+
+static int
+dropin_op_stats_reset(const struct rte_event_timer_adapter *adapter)
+{
+	return swtim_adapter_stats_reset(dropin_sw(adapter));
+}
+
+#if SWTIM_DPDK_HAS_REMAINING_TICKS
+static int
+dropin_op_remaining_ticks_get(const struct rte_event_timer_adapter *adapter,
+			      const struct rte_event_timer *evtim,
+			      uint64_t *ticks_remaining)
+{
+	return swtim_remaining_ticks_get(dropin_sw(adapter), evtim,
+					 ticks_remaining);
+}
+#endif
+
+static const struct dropin_ops dropin_ops = {
+	.init = dropin_op_init,
+	.uninit = dropin_op_uninit,
+	.start = dropin_op_start,
+	.stop = dropin_op_stop,
+	.get_info = dropin_op_get_info,
+	.stats_get = dropin_op_stats_get,
+	.stats_reset = dropin_op_stats_reset,
+	.arm_burst = dropin_arm_burst,
+	.arm_tmo_tick_burst = dropin_arm_tmo_tick_burst,
+	.cancel_burst = dropin_cancel_burst,
+#if SWTIM_DPDK_HAS_REMAINING_TICKS
+	.remaining_ticks_get = dropin_op_remaining_ticks_get,
+#endif
+};
+
 struct rte_event_timer_adapter *
 rte_event_timer_adapter_lookup(uint16_t adapter_id)
 {
@@ -633,4 +750,91 @@ rte_event_timer_adapter_caps_get(uint8_t dev_id, uint32_t *caps)
 	/* swtim needs the application to map its service: no INTERNAL_PORT. */
 	*caps = drv->caps;
 	return 0;
+}
+
+#if SWTIM_DPDK_HAS_REMAINING_TICKS
+/*
+ * DPDK's definition, at its version, for the handles DPDK serves; NULL
+ * (logged) if there is none.
+ */
+static void *
+dropin_next_remaining_ticks_get(void)
+{
+	static void *next;
+	void *sym;
+
+	sym = __atomic_load_n(&next, __ATOMIC_ACQUIRE);
+	if (sym != NULL)
+		return sym;
+	sym = dlvsym(RTLD_NEXT, "rte_event_timer_remaining_ticks_get",
+		     DROPIN_DPDK_EXPERIMENTAL);
+	if (sym == NULL)
+		SWTIM_LOG(ERR, "no next definition of"
+			  " rte_event_timer_remaining_ticks_get@%s",
+			  DROPIN_DPDK_EXPERIMENTAL);
+	__atomic_store_n(&next, sym, __ATOMIC_RELEASE);
+	return sym;
+}
+
+int
+rte_event_timer_remaining_ticks_get(
+		const struct rte_event_timer_adapter *adapter,
+		const struct rte_event_timer *evtim,
+		uint64_t *ticks_remaining)
+{
+	int (*next)(const struct rte_event_timer_adapter *,
+		    const struct rte_event_timer *, uint64_t *);
+
+	if (adapter == NULL)
+		return -EINVAL;
+	if (dropin_is_ours(adapter))
+		return swtim_remaining_ticks_get(dropin_sw(adapter), evtim,
+						 ticks_remaining);
+	*(void **)&next = dropin_next_remaining_ticks_get();
+	return next != NULL ? next(adapter, evtim, ticks_remaining) : -ENOTSUP;
+}
+#endif
+
+/*
+ * The librte_eventdev majors loaded in this process other than ours, as
+ * the first one found: a library built for another DPDK release
+ * (librte_eventdev.so.N, N its ABI) than the process runs.
+ */
+static int
+dropin_other_eventdev(struct dl_phdr_info *info, size_t size __rte_unused,
+		      void *found)
+{
+	static const char prefix[] = "librte_eventdev.so.";
+	const char *name = strrchr(info->dlpi_name, '/');
+	char *end;
+	long abi;
+
+	name = name != NULL ? name + 1 : info->dlpi_name;
+	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
+		return 0;
+	abi = strtol(name + sizeof(prefix) - 1, &end, 10);
+	if (end == name + sizeof(prefix) - 1 || abi == SWTIM_DPDK_ABI)
+		return 0;
+	snprintf(found, PATH_MAX, "%s", info->dlpi_name);
+	return 1;
+}
+
+/*
+ * Refuse a process that runs another DPDK release than the one this
+ * library was built for: its definitions would stand at a symbol version
+ * the program does not bind (doing nothing, silently), while libswtim
+ * brought a second DPDK into the process. Said on stderr, since EAL's
+ * log is not set up yet, and the process ends before main().
+ */
+RTE_INIT(dropin_abi_check)
+{
+	char other[PATH_MAX];
+
+	if (dl_iterate_phdr(dropin_other_eventdev, other) == 0)
+		return;
+	fprintf(stderr, "libswtim_dropin: built for DPDK's %s (%s), but this"
+		" process also loads %s: rebuild swtim against the DPDK the"
+		" program uses; exiting\n", DROPIN_EVENTDEV_SONAME,
+		DROPIN_DPDK_VERSION, other);
+	_exit(EXIT_FAILURE);
 }

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The swtim authors
-"""libswtim_dropin exports DPDK's timer adapter control calls at DPDK's
-version, and nothing else.
+"""libswtim_dropin exports DPDK's timer adapter calls at DPDK's versions,
+and nothing else.
 
     test/dropin/check_exports.py LIBSWTIM_DROPIN.so LIBRTE_EVENTDEV.so
 
-Every rte_event_timer_adapter_* function librte_eventdev exports must be
-exported by libswtim_dropin at the same version (else an application
+Every rte_event_timer_* function librte_eventdev exports (the adapter's
+control calls, and rte_event_timer_remaining_ticks_get from 23.03 on)
+must be exported by libswtim_dropin at the same version (else an application
 linked against librte_eventdev would not bind to it), and libswtim_dropin
 must export no other symbol.
 """
@@ -31,10 +32,10 @@ def exported(lib):
 def main():
     dropin, eventdev = exported(sys.argv[1]), exported(sys.argv[2])
     wanted = {n: v for n, v in eventdev.items()
-              if n.startswith("rte_event_timer_adapter_")}
+              if n.startswith("rte_event_timer_")}
     bad = 0
     if not wanted:
-        print("librte_eventdev exports no rte_event_timer_adapter_* call")
+        print("librte_eventdev exports no rte_event_timer_* call")
         bad += 1
     for name, ver in sorted(wanted.items()):
         got = dropin.get(name)
