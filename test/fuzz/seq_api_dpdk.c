@@ -7,20 +7,28 @@
  * rte_event_timer_adapter_*() of librte_eventdev, for the differential
  * test.
  *
- * A few calls are not made, because DPDK 22.11 would crash or corrupt
- * memory on them where swtim answers an error; the step then says why
- * (seq_api.not_called) and the differential test lists it:
+ * A few calls are not made, because DPDK (22.11 to 25.11) would crash or
+ * corrupt memory on them where swtim answers an error; the step then says
+ * why (seq_api.not_called) and the differential test lists it:
  * - arm and cancel on a NULL or freed adapter: its inline fast path
  *   checks the adapter only in RTE_LIBRTE_EVENTDEV_DEBUG builds;
  * - a NULL timer in a burst: dereferenced (the entries before it are
  *   passed, so whatever DPDK answers for them is still compared);
- * - cancel through one adapter of a timer armed on another: DPDK stops
- *   the rte_timer with the wrong adapter's timer data and returns its
- *   object to the wrong adapter's mempool;
- * - cancel of a timer that DPDK's free left ARMED: its rte_timer went
- *   with the adapter's mempool;
+ * - cancel, or remaining ticks, through one adapter of a timer armed on
+ *   another: DPDK stops (reads) the rte_timer with the wrong adapter's
+ *   timer data, and returns its object to the wrong adapter's mempool;
+ * - cancel or remaining ticks of a timer that DPDK's free left ARMED:
+ *   its rte_timer went with the adapter's mempool;
+ * - remaining ticks of a NULL timer: dereferenced;
  * - get_info with a NULL adapter_info: written through;
- * - remaining_ticks_get, which DPDK only has from 23.03.
+ * - remaining_ticks_get before 23.03, where DPDK does not have it.
+ *
+ * And one call is made otherwise: a timer whose ev.op the application
+ * left FORWARD is armed on DPDK with op NEW, as DPDK's own users must
+ * arm theirs. DPDK's adapter enqueues the expiry event with the op it
+ * finds, where swtim sets NEW, and event_dsw from 23.11 on panics on a
+ * forwarded event from a port that holds none (RTE_VERIFY in
+ * dsw_event.c). The event_type, which DPDK leaves too, still differs.
  */
 
 #include <errno.h>
@@ -30,6 +38,7 @@
 
 #include "fuzz_env.h"
 #include "seq_exec.h"
+#include "swtim_dpdk_compat.h"
 
 /* The adapter each timer was last armed on, to keep cancels on it. */
 static const struct rte_event_timer_adapter *dpdk_armed_on[SEQ_NB_TIMERS];
@@ -126,14 +135,25 @@ dpdk_adapter_callable(const struct rte_event_timer_adapter *a)
 
 /* Entries before the first NULL one; says so if there is one. */
 static uint16_t
-dpdk_front(struct rte_event_timer **t, uint16_t n, bool *cut)
+dpdk_front(struct rte_event_timer **t, uint16_t n, const char **why)
 {
 	uint16_t k;
 
 	for (k = 0; k < n && t[k] != NULL; k++)
 		;
-	*cut = k < n;
+	*why = k < n ? "DPDK dereferences a NULL timer in a burst" : NULL;
 	return k;
+}
+
+/* Arming: op NEW where the timer has FORWARD (see above). */
+static void
+dpdk_op_new(struct rte_event_timer **t, uint16_t n)
+{
+	uint16_t k;
+
+	for (k = 0; k < n; k++)
+		if (t[k]->ev.op == RTE_EVENT_OP_FORWARD)
+			t[k]->ev.op = RTE_EVENT_OP_NEW;
 }
 
 static void
@@ -146,27 +166,27 @@ dpdk_note_armed(const struct rte_event_timer_adapter *a,
 		dpdk_armed_on[t[k] - seq_dpdk_timers] = a;
 }
 
-/* A front that was all armed and stopped at a NULL entry: DPDK crashes. */
+/* A front that was all done and stopped where DPDK would crash. */
 static void
-dpdk_cut(uint16_t done, uint16_t front, bool cut)
+dpdk_cut(uint16_t done, uint16_t front, const char *why)
 {
-	if (cut && done == front)
-		seq_dpdk_api.not_called = "DPDK dereferences a NULL timer in "
-			"a burst";
+	if (why != NULL && done == front)
+		seq_dpdk_api.not_called = why;
 }
 
 static uint16_t
 dpdk_arm_burst(void *a, struct rte_event_timer **t, uint16_t n)
 {
 	uint16_t front, armed;
-	bool cut;
+	const char *why;
 
 	if (!dpdk_adapter_callable(a))
 		return 0;
-	front = dpdk_front(t, n, &cut);
+	front = dpdk_front(t, n, &why);
+	dpdk_op_new(t, front);
 	armed = rte_event_timer_arm_burst(a, t, front);
 	dpdk_note_armed(a, t, armed);
-	dpdk_cut(armed, front, cut);
+	dpdk_cut(armed, front, why);
 	return armed;
 }
 
@@ -175,14 +195,15 @@ dpdk_arm_tmo_tick_burst(void *a, struct rte_event_timer **t, uint64_t ticks,
 			uint16_t n)
 {
 	uint16_t front, armed;
-	bool cut;
+	const char *why;
 
 	if (!dpdk_adapter_callable(a))
 		return 0;
-	front = dpdk_front(t, n, &cut);
+	front = dpdk_front(t, n, &why);
+	dpdk_op_new(t, front);
 	armed = rte_event_timer_arm_tmo_tick_burst(a, t, ticks, front);
 	dpdk_note_armed(a, t, armed);
-	dpdk_cut(armed, front, cut);
+	dpdk_cut(armed, front, why);
 	return armed;
 }
 
@@ -190,11 +211,11 @@ static uint16_t
 dpdk_cancel_burst(void *a, struct rte_event_timer **t, uint16_t n)
 {
 	uint16_t front, k, done;
-	bool cut;
+	const char *why;
 
 	if (!dpdk_adapter_callable(a))
 		return 0;
-	front = dpdk_front(t, n, &cut);
+	front = dpdk_front(t, n, &why);
 	for (k = 0; k < front; k++)
 		if (t[k]->state == RTE_EVENT_TIMER_ARMED &&
 		    dpdk_armed_on[t[k] - seq_dpdk_timers] != a)
@@ -212,9 +233,33 @@ dpdk_cancel_burst(void *a, struct rte_event_timer **t, uint16_t n)
 		return done;
 	}
 	done = rte_event_timer_cancel_burst(a, t, front);
-	dpdk_cut(done, front, cut);
+	dpdk_cut(done, front, why);
 	return done;
 }
+
+#if SWTIM_DPDK_HAS_REMAINING_TICKS
+static int
+dpdk_remaining_ticks_get(void *a, const struct rte_event_timer *t,
+			 uint64_t *ticks)
+{
+	const struct rte_event_timer_adapter *on;
+
+	if (t == NULL) {
+		seq_dpdk_api.not_called = "DPDK dereferences a NULL timer";
+		return -EINVAL;
+	}
+	on = dpdk_armed_on[t - seq_dpdk_timers];
+	if (t->state == RTE_EVENT_TIMER_ARMED && on != a && a != NULL &&
+	    ((const struct rte_event_timer_adapter *)a)->allocated) {
+		seq_dpdk_api.not_called = on == &dpdk_freed ?
+			"DPDK's free left the timer ARMED; its timer object "
+			"is gone" : "DPDK reads a timer armed on another "
+			"adapter with this one's data";
+		return -EINVAL;
+	}
+	return rte_event_timer_remaining_ticks_get(a, t, ticks);
+}
+#endif
 
 /*
  * DPDK 22.11's service enqueues its expiry events and leaves them in
@@ -248,6 +293,10 @@ struct seq_api seq_dpdk_api = {
 	.arm_burst = dpdk_arm_burst,
 	.arm_tmo_tick_burst = dpdk_arm_tmo_tick_burst,
 	.cancel_burst = dpdk_cancel_burst,
+#if SWTIM_DPDK_HAS_REMAINING_TICKS
+	.remaining_ticks_get = dpdk_remaining_ticks_get,
+#else
 	.remaining_ticks_get = NULL,
+#endif
 	.service_flush = dpdk_service_flush,
 };
