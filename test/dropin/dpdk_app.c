@@ -34,6 +34,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_service.h>
+#include <rte_version.h>
 
 #define APP_DEV 0
 #define APP_PORT 0
@@ -488,6 +489,98 @@ case_control_errors(void)
 }
 
 /* Run create with the variable set; the log it wrote comes back. */
+/*
+ * DPDK's own definitions, past whatever stands in front of them: the
+ * librte_eventdev this program was built against, at its version.
+ */
+static void *
+app_dpdk_sym(const char *name, const char *version)
+{
+	void *lib = dlopen("librte_eventdev.so." RTE_STR(SWTIM_DPDK_ABI),
+			   RTLD_NOW | RTLD_NOLOAD);
+
+	return lib != NULL ? dlvsym(lib, name, version) : NULL;
+}
+
+#define APP_DPDK_VERSION "DPDK_" RTE_STR(SWTIM_DPDK_ABI)
+
+/*
+ * The handle's pointers lead somewhere that works, whoever serves it:
+ * DPDK's own definitions follow handle->ops (and ->data), which for a
+ * swtim handle must serve swtim or fail cleanly, never crash. DPDK's
+ * free cannot tear down a swtim adapter: it fails and leaves it whole.
+ */
+static int
+case_handle_ops(void)
+{
+	int (*get_info)(const struct rte_event_timer_adapter *,
+			struct rte_event_timer_adapter_info *);
+	int (*stats_get)(struct rte_event_timer_adapter *,
+			 struct rte_event_timer_adapter_stats *);
+	int (*run)(const struct rte_event_timer_adapter *);
+	int (*dpdk_free)(struct rte_event_timer_adapter *);
+	struct rte_event_timer_adapter_info info;
+	struct rte_event_timer_adapter_stats st;
+	struct rte_event_timer_adapter *a;
+	struct rte_event_timer t, *tp = &t;
+	struct rte_event ev;
+	int ret;
+
+	a = app_adapter(4, 0);
+	CHECK(a != NULL, "adapter");
+	CHECK(a->ops != NULL, "a handle without ops");
+	*(void **)&get_info = app_dpdk_sym("rte_event_timer_adapter_get_info",
+					   APP_DPDK_VERSION);
+	*(void **)&stats_get = app_dpdk_sym("rte_event_timer_adapter_stats_get",
+					    APP_DPDK_VERSION);
+	*(void **)&dpdk_free = app_dpdk_sym("rte_event_timer_adapter_free",
+					    APP_DPDK_VERSION);
+	CHECK(get_info != NULL && stats_get != NULL && dpdk_free != NULL,
+	      "DPDK's definitions not found: %s", dlerror());
+	CHECK(get_info(a, &info) == 0 && info.conf.timer_adapter_id == 4 &&
+	      info.conf.timer_tick_ns == APP_TICK_NS, "DPDK's get_info");
+	CHECK(stats_get(a, &st) == 0, "DPDK's stats_get");
+	*(void **)&run = app_dpdk_sym("rte_event_timer_adapter_stop",
+				      APP_DPDK_VERSION);
+	CHECK(run != NULL && run(a) == 0, "DPDK's stop");
+	/* DPDK's free gets as far as the implementation while stopped. */
+	if (expect_swtim) {
+		ret = dpdk_free(a);
+		CHECK(ret == -ENOTSUP, "DPDK's free of a swtim adapter: %d",
+		      ret);
+		CHECK(a->allocated && rte_event_timer_adapter_lookup(4) == a,
+		      "adapter 4 damaged by DPDK's free");
+	}
+	*(void **)&run = app_dpdk_sym("rte_event_timer_adapter_start",
+				      APP_DPDK_VERSION);
+	CHECK(run != NULL && run(a) == 0, "DPDK's start");
+	/* Still working, whoever was asked. */
+	app_timer(&t, 100);
+	CHECK(rte_event_timer_arm_burst(a, &tp, 1) == 1, "arm");
+#if RTE_VERSION >= RTE_VERSION_NUM(23, 3, 0, 0)
+	{
+		int (*remaining)(const struct rte_event_timer_adapter *,
+				 const struct rte_event_timer *, uint64_t *);
+		uint64_t ticks = 0;
+
+		*(void **)&remaining = app_dpdk_sym(
+			"rte_event_timer_remaining_ticks_get", "EXPERIMENTAL");
+		CHECK(remaining != NULL, "DPDK's remaining_ticks_get");
+		CHECK(remaining(a, &t, &ticks) == 0 && ticks > 0 &&
+		      ticks <= 100, "DPDK's remaining_ticks_get: %" PRIu64,
+		      ticks);
+		ticks = 0;
+		CHECK(rte_event_timer_remaining_ticks_get(a, &t, &ticks) == 0 &&
+		      ticks > 0 && ticks <= 100,
+		      "remaining_ticks_get: %" PRIu64, ticks);
+	}
+#endif
+	CHECK(app_dequeue(&ev, 1, APP_WAIT_S * 1000) == 1 &&
+	      ev.event_ptr == &t, "no expiry");
+	app_adapter_free(a);
+	return 0;
+}
+
 static struct rte_event_timer_adapter *
 app_create_with_env(const char *var, const char *value, char *log,
 		    size_t log_len)
@@ -642,6 +735,7 @@ main(int argc, char **argv)
 		{ "periodic", case_periodic },
 		{ "stop_start", case_stop_start },
 		{ "control_errors", case_control_errors },
+		{ "handle_ops", case_handle_ops },
 		{ "environment", case_environment },
 	};
 	char prefix[64], lcores[64], vdev[64];
