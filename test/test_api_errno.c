@@ -1272,6 +1272,62 @@ remaining_ticks(void)
 	return SWT_PASS;
 }
 
+/* The ticks from now to deadline, rounded up (0 once due). */
+static uint64_t
+ticks_to(uint64_t deadline, uint64_t now, uint64_t tick_cycles)
+{
+	return deadline > now ?
+		(deadline - now + tick_cycles - 1) / tick_cycles : 0;
+}
+
+/*
+ * Counted as DPDK's autotest counts them (test_timer_ticks_remaining, 31
+ * cases from 23.03): after each whole tick slept, the ticks to the exact
+ * deadline, rounded up. The deadline is known to within the time the arm
+ * call took, now to within the time the count's call took: the count
+ * must lie between what those bounds give, one value but where a bound
+ * falls on a tick boundary. A wheel timer falls due at the first grain
+ * after its deadline; counted to that grain, the count was one too many
+ * whenever the deadline was less than a grain short of a whole tick from
+ * now, as it is here after each sleep. 10 ms ticks: 16 grains a tick.
+ * Never started, the adapter leaves the timer ARMED however long the
+ * sleeps take.
+ */
+static int
+remaining_ticks_after_whole_ticks(void)
+{
+	const uint64_t T = 5, tick_ns = 10 * 1000 * 1000;
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, tick_ns, 100 * tick_ns, NB_TIMERS, 0);
+	struct swtim_adapter *a = swt_adapter_create(&c, APP_PORT);
+	struct rte_event_timer *t = swt_timers(1);
+	uint64_t tick = swt_ns_to_cycles(tick_ns);
+	uint64_t arm0, arm1, q0, q1, ticks, lo, hi;
+	unsigned int i;
+
+	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	swt_timer_init(t, SWT_Q_ATOMIC, 0, T);
+	arm0 = swt_now();
+	SWT_ASSERT_EQ(swtim_arm(a, t), 1);
+	arm1 = swt_now();
+	for (i = 0; i <= T; i++) {
+		q0 = swt_now();
+		SWT_ASSERT_OK(swtim_remaining_ticks_get(a, t, &ticks));
+		q1 = swt_now();
+		/* A tick of whole cycles may be a cycle longer than ours. */
+		lo = ticks_to(arm0 + T * tick, q1, tick);
+		hi = ticks_to(arm1 + T * (tick + 1), q0, tick);
+		SWT_ASSERT(ticks >= lo && ticks <= hi, "after %u ticks slept:"
+			   " %" PRIu64 " ticks remaining, not %" PRIu64 "-%"
+			   PRIu64, i, ticks, lo, hi);
+		swt_sleep_ms(tick_ns / 1000000);
+	}
+	SWT_ASSERT_EQ(ticks, 0);
+	SWT_ASSERT_EQ(swtim_cancel(a, t), 1);
+	return SWT_PASS;
+}
+
 static const struct swt_case cases[] = {
 	SWT_CASE(create_null_conf),
 	SWT_CASE(create_bad_dev_id),
@@ -1317,6 +1373,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(cancel_errors),
 	SWT_CASE(timer_of_other_adapter),
 	SWT_CASE(remaining_ticks),
+	SWT_CASE(remaining_ticks_after_whole_ticks),
 };
 
 int

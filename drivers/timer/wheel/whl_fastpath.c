@@ -398,18 +398,29 @@ whl_remaining_ticks_get(const struct swtim_adapter *adapter,
 	if (!ours)
 		return -EINVAL;
 	/*
-	 * Due when grain `expiry` starts; the grains to that start, in
-	 * ticks rounded up: counted in grains, not in cycles, which for the
-	 * longest timeouts would not fit in 64 bits.
+	 * Due when grain `expiry` starts, the first to start after the
+	 * deadline, which therefore lies in the grain before. Counted to
+	 * that grain's start, in ticks rounded up, the count is the ticks
+	 * to the deadline itself, rounded up (what DPDK's adapter answers,
+	 * and its autotest asks after sleeping whole ticks), but when the
+	 * deadline is less than a grain past a whole tick from now; counted
+	 * to `expiry` it would be one too many whenever the deadline is
+	 * less than a grain short of one. Where a grain is a whole tick
+	 * (ticks under twice the minimum grain, swtim_base.c), the grain
+	 * before is a tick early: counted to `expiry` there. In grains,
+	 * not in cycles, which for the longest timeouts would not fit in
+	 * 64 bits.
 	 */
+	if (whl->base.grain_shift != 0 && expiry != 0)
+		expiry--;
 	elapsed = swtim_base_grain_of(&whl->base, rte_get_timer_cycles());
 	grains = expiry > elapsed ? expiry - elapsed : 0;
 	*ticks_remaining = (grains >> whl->base.grain_shift) +
 		((grains & ((UINT64_C(1) << whl->base.grain_shift) - 1)) != 0);
 	/*
-	 * The timer fires at a grain boundary up to one grain after its
-	 * exact deadline, so right after arming the count can be one over
-	 * the timeout; the timer has only timeout ticks to go.
+	 * Counted to `expiry` where a grain is a tick, right after arming
+	 * the count can be one over the timeout; the timer has only
+	 * timeout ticks to go.
 	 */
 	*ticks_remaining = RTE_MIN(*ticks_remaining, evtim->timeout_ticks);
 	return 0;
