@@ -21,7 +21,16 @@
 #   7. clang fuzz build, and each libFuzzer target (test/fuzz) fuzzed for
 #      60 s (SWTIM_FUZZ_SECONDS) from its committed corpus: a finding (a
 #      crash, a leak, a sanitizer report, a model mismatch, a hang) is a
-#      failed test.
+#      failed test;
+#   8. the release matrix (scripts/matrix.sh): the same checkout against
+#      DPDK 24.11 and 25.11, each in a chroot of the Debian release that
+#      ships it, running there what --leg runs (below).
+#
+#   scripts/test.sh [--no-matrix]   all of the above (--no-matrix: 1-7)
+#   scripts/test.sh --leg           what a leg of the matrix runs against
+#                                   whatever DPDK pkg-config finds: step 1
+#                                   (the drop-in autotest in the issue's
+#                                   lcore layout only) and step 3
 #
 # Keeps going after a failure, exits non-zero if anything failed, and
 # prints as its very last line "N passed, M failed": meson's OK and
@@ -223,24 +232,91 @@ fuzz_tests() {
 	meson_test "$BUILD_FUZZ" --suite fuzz
 }
 
+# leg_tests: a leg of the release matrix, in another release's chroot:
+# every suite of the release build but the autotest's split layout (the
+# same cases again, four minutes a leg that CI's time cannot spare), and
+# the example against the installed library.
+leg_tests() {
+	if ! build_release; then
+		err "release build failed"
+		fail 1
+		return 1
+	fi
+	meson_test "$BUILD_RELEASE" --no-suite dropin-autotest
+	meson_test "$BUILD_RELEASE" autotest
+	example_test
+}
+
+# The release matrix's chroots, made in the background (mostly network
+# and disk) while the host's tests run; matrix_tests waits for it.
+MATRIX_PREPARE_PID=
+MATRIX_PREPARE_LOG=$SWTIM_ROOT/build-matrix/prepare.log
+
+matrix_prepare() {
+	log "making the release matrix's chroots in the background" \
+		"(${MATRIX_PREPARE_LOG#"$SWTIM_ROOT"/})"
+	mkdir -p "$(dirname "$MATRIX_PREPARE_LOG")"
+	nice "$SWTIM_ROOT/scripts/matrix.sh" --prepare \
+		>"$MATRIX_PREPARE_LOG" 2>&1 &
+	MATRIX_PREPARE_PID=$!
+}
+
+# matrix_tests: scripts/matrix.sh, its legs' counts added to ours.
+matrix_tests() {
+	local line
+
+	if [ -n "$MATRIX_PREPARE_PID" ] && ! wait "$MATRIX_PREPARE_PID"; then
+		err "making the matrix's chroots failed:"
+		tail -n 20 "$MATRIX_PREPARE_LOG" >&2
+	fi
+	line=$("$SWTIM_ROOT/scripts/matrix.sh" | tee /dev/stderr | tail -n 1)
+	if [[ $line =~ ^matrix:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		pass "${BASH_REMATCH[1]}"
+		fail "${BASH_REMATCH[2]}"
+	else
+		err "release matrix: no summary line"
+		fail 1
+	fi
+}
+
+usage() {
+	sed -n '5,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
 main() {
+	local leg=false matrix=true packages
+
+	case ${1:-} in
+	"") ;;
+	--leg) leg=true ;;
+	--no-matrix) matrix=false ;;
+	-h|--help) usage; exit 0 ;;
+	*) err "unknown option $1 (see --help)"; exit 2 ;;
+	esac
 	cd "$SWTIM_ROOT" || exit 1
-	if ! ensure_packages "${BUILD_PACKAGES[@]}" \
-			"${SANITIZER_PACKAGES[@]}" "${DOC_PACKAGES[@]}" \
-			"${FUZZ_PACKAGES[@]}"; then
+	packages=("${BUILD_PACKAGES[@]}")
+	$leg || packages+=("${SANITIZER_PACKAGES[@]}" "${DOC_PACKAGES[@]}" \
+		"${FUZZ_PACKAGES[@]}")
+	if ! ensure_packages "${packages[@]}"; then
 		echo "0 passed, 1 failed"
 		exit 1
 	fi
 
 	# The mp suite fails, saying why, without them: go on either way.
 	hugepages_setup || true
-	release_tests
-	sanitizer_tests
-	example_test
-	bundle_test
-	docs_test
-	soak_test
-	fuzz_tests
+	$leg || ! $matrix || matrix_prepare
+	if $leg; then
+		leg_tests
+	else
+		release_tests
+		sanitizer_tests
+		example_test
+		bundle_test
+		docs_test
+		soak_test
+		fuzz_tests
+		$matrix && matrix_tests
+	fi
 
 	echo "$PASSED passed, $FAILED failed"
 	[ "$FAILED" -eq 0 ]

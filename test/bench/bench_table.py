@@ -137,9 +137,15 @@ def mp_table(results):
 
 
 def main(args):
+    if "-h" in args or "--help" in args:
+        print(__doc__)
+        return
     mode = "best" if "--best" in args else \
         "median" if "--median" in args else "last"
     paths = [a for a in args if a not in ("--best", "--median")]
+    bad = [a for a in paths if a.startswith("-")]
+    if bad:
+        sys.exit("bench_table.py: unknown option %s; see --help" % bad[0])
     results, hz = merge(paths, mode)
     print("TSC: %s Hz." % ", ".join(str(h) for h in sorted(hz)))
     print()
