@@ -22,6 +22,8 @@ declare -A MATRIX_SCRIPT=([24.11]=trixie [25.11]=sid)
 MATRIX_RELEASES=(24.11 25.11)
 
 CACHE=${SWTIM_CHROOT_CACHE:-/var/cache/swtim/chroots}
+# Each leg's whole output, for reading after the run.
+MATRIX_LOGS=$SWTIM_ROOT/build-matrix
 
 usage() {
 	cat <<EOF
@@ -32,8 +34,9 @@ in a Debian chroot of the release that ships it, and runs there what
 scripts/test.sh --leg runs: the release build with every meson test suite
 (the drop-in's with that release's own dpdk-test-eventdev and
 dpdk-test autotest), and examples/arm_one built through pkg-config
-against the installed library. Prints each leg's "N passed, M failed"
-and, last, "matrix: N passed, M failed"; exits non-zero if any failed.
+against the installed library. Prints each leg's output (kept in
+build-matrix/<release>.log), its "N passed, M failed" and, last,
+"matrix: N passed, M failed"; exits non-zero if any failed.
 
   RELEASE  Debian suite
 $(for r in "${MATRIX_RELEASES[@]}"; do
@@ -221,9 +224,12 @@ main() {
 			fi
 			continue
 		fi
-		log "DPDK $rel (${MATRIX_SUITE[$rel]}): scripts/test.sh --leg"
-		line=$(chroot_run "$dir" bash /src/scripts/test.sh --leg |
-			tee /dev/stderr | tail -n 1)
+		log "DPDK $rel (${MATRIX_SUITE[$rel]}): scripts/test.sh --leg," \
+			"its output kept in ${MATRIX_LOGS#"$SWTIM_ROOT"/}/$rel.log"
+		mkdir -p "$MATRIX_LOGS"
+		chroot_run "$dir" bash /src/scripts/test.sh --leg 2>&1 |
+			tee "$MATRIX_LOGS/$rel.log"
+		line=$(tail -n 1 "$MATRIX_LOGS/$rel.log")
 		if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
 			p=${BASH_REMATCH[1]}
 			f=${BASH_REMATCH[2]}

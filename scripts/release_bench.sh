@@ -25,6 +25,9 @@ Builds the release build (build-release/) and writes into OUT:
   mp-K.json          swtim-bench --cases=mp: 1 and 2 producers arming
                      and cancelling at once, 1M outstanding, round K
   compare-K/         app/test-eventdev/compare.sh --quick, round K
+  arm_latency.txt    test/dropin/arm_latency.sh: the release's own
+                     dpdk-test-eventdev, unchanged, with DPDK's adapter
+                     and with libswtim_dropin preloaded, N rounds
   table.txt          bench_table.py --median of the rounds' JSON
 
 Options:
@@ -32,7 +35,7 @@ Options:
               swtim and DPDK's adapter in the same process each time
   -h, --help  this text
 
-About 3 minutes a round on 2 CPUs. Run it on an otherwise idle machine:
+About 4 minutes a round on 2 CPUs. Run it on an otherwise idle machine:
 the ratios between the two adapters of one run are what it tells.
 EOF
 }
@@ -87,6 +90,12 @@ main() {
 			err "compare.sh, round $k, failed"
 		tail -n 12 "$out/compare-$k.txt"
 	done
+	log "dpdk-test-eventdev's arm latency, $rounds rounds"
+	"$SWTIM_ROOT/test/dropin/arm_latency.sh" -r "$rounds" \
+		-l "$BUILD_RELEASE/lib/dropin/libswtim_dropin.so" \
+		>"$out/arm_latency.txt" 2>&1 ||
+		err "arm_latency.sh failed; see $out/arm_latency.txt"
+	tail -n 4 "$out/arm_latency.txt"
 	python3 "$SWTIM_ROOT/test/bench/bench_table.py" --median \
 		"$out"/timers-*.json "$out"/mp-*.json | tee "$out/table.txt"
 }

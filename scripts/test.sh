@@ -265,11 +265,14 @@ matrix_prepare() {
 matrix_tests() {
 	local line
 
+	mkdir -p "$SWTIM_ROOT/build-matrix"
 	if [ -n "$MATRIX_PREPARE_PID" ] && ! wait "$MATRIX_PREPARE_PID"; then
 		err "making the matrix's chroots failed:"
 		tail -n 20 "$MATRIX_PREPARE_LOG" >&2
 	fi
-	line=$("$SWTIM_ROOT/scripts/matrix.sh" | tee /dev/stderr | tail -n 1)
+	"$SWTIM_ROOT/scripts/matrix.sh" 2>&1 |
+		tee "$SWTIM_ROOT/build-matrix/matrix.log"
+	line=$(tail -n 1 "$SWTIM_ROOT/build-matrix/matrix.log")
 	if [[ $line =~ ^matrix:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
 		pass "${BASH_REMATCH[1]}"
 		fail "${BASH_REMATCH[2]}"
