@@ -138,7 +138,9 @@ struct swtim_adapter;
  * the device's default port
  * configuration (its depths and new-event threshold capped to what the
  * device is configured with), and the device is restarted if it was
- * running. A port added this way is reused by a later create on the same
+ * running. If that restart fails, create fails (EIO) and the device
+ * stays stopped: the adapters on it leave it alone, their expiries
+ * waiting, until the application starts it again. A port added this way is reused by a later create on the same
  * device once the adapter that used it has been freed, as long as the
  * device keeps that configuration: once the application has configured
  * the device again (its port count changed, or the port is linked to a

@@ -257,11 +257,17 @@ swtim_port_add(uint8_t dev_id, bool grow, uint8_t *port_id, bool *added,
 	*port_id = port;
 restart:
 	if (started && rte_event_dev_start(dev_id) < 0) {
-		SWTIM_LOG(ERR, "restarting event device %u failed", dev_id);
+		SWTIM_LOG(ERR, "restarting event device %u failed: its "
+			  "adapters wait until the application starts it",
+			  dev_id);
 		if (ret == 0)
 			ret = -EIO;
 	}
-	/* Stopped, a device refuses every event: theirs wait in them. */
+	/*
+	 * Started again even on a device that stays stopped: their services
+	 * leave such a device alone (swtim_ports_device_ready()) and their
+	 * expiries wait in them, to go once the application has started it.
+	 */
 	if (started)
 		swtim_dev_adapters_resume(paused);
 	return ret;

@@ -196,10 +196,11 @@ swtim_service_run(void *arg)
 		goto out;
 	/*
 	 * The device stopped under a started adapter (by the application,
-	 * or by a create adding a port to it): everything waits where it
-	 * is, as if the adapter were stopped, until the device runs again.
+	 * or left stopped by a create whose restart of it failed):
+	 * everything waits where it is, as if the adapter were stopped,
+	 * until the device runs again.
 	 */
-	if (unlikely(!swtim_ports_device_started(&base->ports)))
+	if (unlikely(!swtim_ports_device_ready(&base->ports)))
 		goto out;
 
 	now = rte_get_timer_cycles();
