@@ -140,9 +140,10 @@ struct swtim_adapter;
  * device is configured with), and the device is restarted if it was
  * running. If that restart fails, create fails (EIO) and the device
  * stays stopped: the adapters on it leave it alone, their expiries
- * waiting, until the application starts it again. A port added this way is reused by a later create on the same
- * device once the adapter that used it has been freed, as long as the
- * device keeps that configuration: once the application has configured
+ * waiting, until the application starts it again. A port added this
+ * way is reused by a later create on the same device once the adapter
+ * that used it has been freed, as long as the device keeps that
+ * configuration: once the application has configured
  * the device again (its port count changed, or the port is linked to a
  * queue), swtim's freed ports are the application's and a create adds a
  * new one.
