@@ -38,7 +38,8 @@
  * swtim_adapter_lookup() returns the adapter the primary created, and
  * swtim_arm_burst(), swtim_arm_tmo_tick_burst(), swtim_cancel_burst(),
  * swtim_remaining_ticks_get(), swtim_adapter_get_info(),
- * swtim_adapter_stats_get() and swtim_adapter_service_id_get() work
+ * swtim_adapter_stats_get(), swtim_adapter_stats_reset(),
+ * swtim_adapter_service_id_get() and swtim_adapter_next_deadline() work
  * there with the same contract. No extra call is needed (the skiplist
  * driver attaches librte_timer's shared lists itself at lookup).
  * - The service runs where it is mapped to a service lcore, normally
@@ -283,8 +284,9 @@ swtim_adapter_stop(const struct swtim_adapter *adapter);
  * Look up an adapter by id.
  *
  * In a secondary process: the adapter the primary created, usable there
- * for the fast path, info, statistics and the service id (see the
- * file's Multi-process notes); the same pointer in every process.
+ * for the fast path, info, statistics, the service id and the next
+ * deadline (see the file's Multi-process notes); the same pointer in
+ * every process.
  *
  * @param adapter_id
  *   The id given in the configuration at create.

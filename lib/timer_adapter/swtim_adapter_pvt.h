@@ -95,11 +95,10 @@ struct swtim_adapter *swtim_adapters_attach(void);
 int swtim_adapter_secondary_attach(struct swtim_adapter *adapter);
 
 /*
- * Every registered driver and its ops, by index (swtim_driver.c); in a
+ * Every registered driver's ops, by index (swtim_driver.c); in a
  * secondary the ops of a driver once attached are swtim_secondary.c's
  * copy.
  */
-extern const struct swtim_driver *swtim_drivers_by_index[SWTIM_DRIVERS_MAX];
 extern const struct swtim_driver_ops *
 	swtim_driver_ops_by_index[SWTIM_DRIVERS_MAX];
 

@@ -15,6 +15,7 @@
 #include <rte_service.h>
 #include <rte_service_component.h>
 
+#include "swtim_adapter_pvt.h"
 #include "swtim_base.h"
 #include "swtim_log.h"
 
@@ -54,13 +55,13 @@ swtim_base_grain_init(struct swtim_base *base)
 
 int
 swtim_base_init(struct swtim_base *base, struct swtim_adapter *adapter,
-		const struct rte_kvargs *args,
-		const struct swtim_lane_ops *ops)
+		const struct rte_kvargs *args)
 {
 	const struct swtim_adapter_params *p = swtim_adapter_params(adapter);
 
 	RTE_ASSERT(swtim_base_of(adapter) == base);
-	base->ops = ops;
+	RTE_VERIFY(swtim_adapter_driver(adapter)->lane_ops != NULL);
+	base->drv_index = adapter->drv_index;
 	base->service_id = UINT32_MAX;
 	base->periodic =
 		!!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
@@ -191,7 +192,7 @@ swtim_base_lanes_release(struct swtim_base *base)
 
 		for (pos = buf->head; buf->tags != NULL && !dead &&
 		     pos != buf->tail; pos++)
-			base->ops->waiting_drop(base,
+			swtim_base_ops(base)->waiting_drop(base,
 						swtim_evbuf_tag_of(buf, pos));
 		dropped += swtim_evbuf_count(buf);
 		swtim_evbuf_free(buf);
@@ -215,7 +216,7 @@ swtim_base_uninit(struct swtim_adapter *adapter)
 		rte_service_component_unregister(base->service_id);
 	}
 	swtim_base_lanes_release(base);
-	base->ops->teardown(base);
+	swtim_base_ops(base)->teardown(base);
 	swtim_adapter_priv_set(adapter, NULL);
 }
 
@@ -234,8 +235,8 @@ swtim_base_start(struct swtim_adapter *adapter)
 	 * the service's: it counts from now on. */
 	__atomic_store_n(&base->ticks_done, swtim_base_tick_of(base, now),
 			 __ATOMIC_RELAXED);
-	if (base->ops->start != NULL)
-		base->ops->start(base, now);
+	if (swtim_base_ops(base)->start != NULL)
+		swtim_base_ops(base)->start(base, now);
 	return swtim_gate_open(&base->gate, base->service_id);
 }
 

@@ -127,7 +127,12 @@ struct swtim_base {
 	/** Lane 0, inside the driver's first store; lane i lane_stride on. */
 	char *lanes;
 	size_t lane_stride;
-	const struct swtim_lane_ops *ops;
+	/**
+	 * The driver, by index: its lane ops are found in each process's
+	 * own table (swtim_base_ops()), for this struct is in memory that
+	 * processes share, and a function's address is one process's.
+	 */
+	uint16_t drv_index;
 
 	/* Service side. */
 	uint32_t service_id __rte_cache_aligned;
@@ -138,6 +143,20 @@ struct swtim_base {
 	struct swtim_ports ports;
 	struct swtim_idle idle;
 };
+
+/**
+ * The lane ops of the base's driver, in this process.
+ *
+ * @param base
+ *   The adapter's base.
+ * @return
+ *   The driver's lane ops.
+ */
+static __rte_always_inline const struct swtim_lane_ops *
+swtim_base_ops(const struct swtim_base *base)
+{
+	return swtim_drivers_by_index[base->drv_index]->lane_ops;
+}
 
 /**
  * Lane id of an adapter.
@@ -228,14 +247,11 @@ void swtim_base_ticks_account(struct swtim_base *base, uint64_t tick);
  *   The adapter.
  * @param args
  *   Driver options (the base reads max_sleep_us, SWTIM_IDLE_ARG).
- * @param ops
- *   The driver's lane ops.
  * @return
  *   0, or -EINVAL for a bad option (logged).
  */
 int swtim_base_init(struct swtim_base *base, struct swtim_adapter *adapter,
-		    const struct rte_kvargs *args,
-		    const struct swtim_lane_ops *ops);
+		    const struct rte_kvargs *args);
 
 /**
  * Tell the base where the lanes are: lane i at first + i * stride, for

@@ -126,6 +126,8 @@ struct swtim_driver_ops {
 	int (*attach)(struct swtim_adapter *adapter);
 };
 
+struct swtim_lane_ops;
+
 /** A timer driver. */
 struct swtim_driver {
 	/** Link in the driver list; set by swtim_driver_register(). */
@@ -146,6 +148,13 @@ struct swtim_driver {
 	uint32_t caps;
 	/** The driver's ops. */
 	const struct swtim_driver_ops *ops;
+	/**
+	 * A driver built on the base (swtim_base.h): what the shared service
+	 * asks of its stores; NULL otherwise. Each process finds it here,
+	 * through the driver's index, as memory that processes share holds
+	 * no function pointer.
+	 */
+	const struct swtim_lane_ops *lane_ops;
 };
 
 /** Most drivers one process registers. */
@@ -153,6 +162,12 @@ struct swtim_driver {
 
 /** Longest driver name, with its terminating NUL. */
 #define SWTIM_DRIVER_NAME_MAX 32
+
+/**
+ * Every registered driver by its index, this process's own (an adapter
+ * in shared memory names its driver by index).
+ */
+extern const struct swtim_driver *swtim_drivers_by_index[SWTIM_DRIVERS_MAX];
 
 /**
  * Add a driver to the list create chooses from. Called from constructors.

@@ -112,7 +112,8 @@ swtim_lane_flush(struct swtim_base *base, struct swtim_lane *lane,
 				     &lane->stats.evtim_retry_count);
 	lane->stats.ev_enq_count += accepted;
 	if (base->periodic && accepted != 0)
-		base->ops->periodic_resume(base, lane, first, accepted);
+		swtim_base_ops(base)->periodic_resume(base, lane, first,
+						      accepted);
 	return accepted;
 }
 
@@ -120,6 +121,7 @@ uint64_t
 swtim_base_deadline(const struct swtim_base *base)
 {
 	uint32_t i, nb_polled = swtim_poll_set_count(&base->polled);
+	const struct swtim_lane_ops *ops = swtim_base_ops(base);
 	const struct swtim_lane *lane;
 	uint64_t next = UINT64_MAX;
 
@@ -137,7 +139,7 @@ swtim_base_deadline(const struct swtim_base *base)
 		lane = swtim_base_lane(base, base->polled.ids[i]);
 		if (!swtim_lane_dead(lane))
 			next = RTE_MIN(next,
-				       base->ops->next_deadline(base, lane));
+				       ops->next_deadline(base, lane));
 	}
 	return next;
 }
@@ -178,14 +180,15 @@ swtim_lane_work(struct swtim_base *base, struct swtim_lane *lane,
 		if (swtim_evbuf_count(&lane->evbuf) != 0)
 			return sent != 0;
 	}
-	return base->ops->scan(base, lane, port, now, tick) || sent != 0;
+	return swtim_base_ops(base)->scan(base, lane, port, now, tick) ||
+		sent != 0;
 }
 
 int32_t
 swtim_service_run(void *arg)
 {
 	struct swtim_base *base = arg;
-	const struct swtim_lane_ops *ops = base->ops;
+	const struct swtim_lane_ops *ops = swtim_base_ops(base);
 	uint32_t i, nb_polled;
 	uint64_t now, tick;
 	int32_t ret = -EAGAIN;

@@ -57,8 +57,6 @@ skl_objs_create(struct skl_adapter *skl, uint16_t adapter_id,
 	return 0;
 }
 
-static const struct swtim_lane_ops skl_lane_ops;
-
 static int
 skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 {
@@ -73,7 +71,7 @@ skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 		return -ENOMEM;
 	skl->timer_data_id = UINT32_MAX;
 	swtim_adapter_priv_set(adapter, skl);
-	ret = swtim_base_init(&skl->base, adapter, args, &skl_lane_ops);
+	ret = swtim_base_init(&skl->base, adapter, args);
 	if (ret != 0)
 		goto fail;
 	swtim_base_lanes_set(&skl->base, &skl->lists[0].lane,
@@ -216,6 +214,7 @@ static struct swtim_driver skl_driver = {
 	.min_tick_ns = 1000,
 	.caps = RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC,
 	.ops = &skl_ops,
+	.lane_ops = &skl_lane_ops,
 };
 
 SWTIM_DRIVER_REGISTER(skl_driver);

@@ -90,8 +90,6 @@ whl_blocks_create(struct whl_adapter *whl, uint16_t adapter_id,
 	return 0;
 }
 
-static const struct swtim_lane_ops whl_lane_ops;
-
 static int
 whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 {
@@ -105,7 +103,7 @@ whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
 	if (whl == NULL)
 		return -ENOMEM;
 	swtim_adapter_priv_set(adapter, whl);
-	ret = swtim_base_init(&whl->base, adapter, args, &whl_lane_ops);
+	ret = swtim_base_init(&whl->base, adapter, args);
 	if (ret != 0)
 		goto fail;
 	whl->tag = whl_tag_new(p->conf.timer_adapter_id);
@@ -194,6 +192,7 @@ static struct swtim_driver whl_driver = {
 	.min_tick_ns = 1000,
 	.caps = RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC,
 	.ops = &whl_ops,
+	.lane_ops = &whl_lane_ops,
 };
 
 SWTIM_DRIVER_REGISTER(whl_driver);
