@@ -167,10 +167,8 @@ struct swtim_adapter;
  *     nb_timers more than the driver can index (the wheel: 2^31 less
  *     some 4.2M, its slot blocks' indices; the skiplist: 2^32 less its
  *     objects' slack);
- *   - ENOTSUP: RTE_EVENT_TIMER_ADAPTER_F_PERIODIC with a driver that has
- *     no periodic timers (both of swtim's have them);
  *   - EEXIST: an adapter with this id exists;
- *   - ERANGE: tick finer than the driver supports without
+ *   - ERANGE: tick finer than 1 us, the finest swtim supports, without
  *     RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES, or so long (centuries) that
  *     it does not fit in 64 bits of timer cycles;
  *   - ENOMEM: out of memory;
@@ -328,8 +326,9 @@ swtim_adapter_free(struct swtim_adapter *adapter);
  * @param[out] service_id
  *   The service id.
  * @return
- *   0, -EINVAL for a NULL/bad adapter or NULL service_id, -ESRCH for a
- *   driver that needs no service.
+ *   0, or -EINVAL for a NULL/bad adapter or NULL service_id. (DPDK's
+ *   -ESRCH, for an adapter without a service, does not occur: every
+ *   swtim adapter has one.)
  */
 int
 swtim_adapter_service_id_get(struct swtim_adapter *adapter,

@@ -38,6 +38,7 @@
 #include <rte_eventdev.h>
 
 #include "swtim_adapter_pvt.h"
+#include "swtim_base.h"
 #include "swtim_log.h"
 #include "swtim_port.h"
 
@@ -190,9 +191,10 @@ swtim_dev_adapters_pause(uint8_t dev_id)
 		struct swtim_adapter *a = &swtim_adapters[i];
 
 		if (swtim_adapter_is_valid(a) && a->started &&
-		    a->params.conf.event_dev_id == dev_id &&
-		    swtim_adapter_ops(a)->stop(a) == 0)
+		    a->params.conf.event_dev_id == dev_id) {
+			swtim_base_stop(a);
 			paused |= UINT64_C(1) << i;
+		}
 	}
 	return paused;
 }
@@ -204,8 +206,7 @@ swtim_dev_adapters_resume(uint64_t paused)
 
 	for (i = 0; i < SWTIM_ADAPTER_NUM_MAX; i++)
 		if ((paused >> i & 1) &&
-		    swtim_adapter_ops(&swtim_adapters[i])->start(
-				&swtim_adapters[i]) != 0) {
+		    swtim_base_start(&swtim_adapters[i]) != 0) {
 			SWTIM_LOG(ERR, "adapter %u could not be started again "
 				  "after its event device was", i);
 			swtim_adapters[i].started = false;
