@@ -204,22 +204,27 @@ struct swtim_driver {
 	/** The driver's operations. */
 	const struct swtim_driver_ops *ops;
 	/**
-	 * Finest tick, in ns, and RTE_EVENT_TIMER_ADAPTER_CAP_*: set by
-	 * swtim_driver_register() to the generic layer's, which are every
-	 * driver's, as the service and periodic timers are the generic
-	 * layer's (SWTIM_MIN_TICK_NS, SWTIM_DRIVER_CAPS).
+	 * Finest tick, in ns: set by swtim_driver_register() to the generic
+	 * layer's, SWTIM_MIN_TICK_NS, every driver's.
 	 */
 	uint64_t min_tick_ns;
+	/**
+	 * RTE_EVENT_TIMER_ADAPTER_CAP_*: set by swtim_driver_register() to
+	 * the generic layer's, SWTIM_DRIVER_CAPS, every driver's.
+	 */
 	uint32_t caps;
 };
 
 /**
- * Finest tick of every driver: below a microsecond the service's own run
- * time dominates.
+ * Finest tick of every driver: the tick is the service's, and below a
+ * microsecond the service's own run time dominates.
  */
 #define SWTIM_MIN_TICK_NS 1000
 
-/** What every driver offers: periodic timers, run by the generic layer. */
+/**
+ * What every driver offers: periodic timers, whose events the generic
+ * layer's buffers tag and whose next period its flush asks for.
+ */
 #define SWTIM_DRIVER_CAPS RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC
 
 /** Longest driver short name, with its terminating NUL. */
