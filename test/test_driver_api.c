@@ -4,22 +4,26 @@
 
 /*
  * The driver interface, seen from a driver: a minimal driver defined and
- * registered here, by constructor, like a PMD. It runs no service and
- * keeps no timers; it only records what the generic layer hands it.
+ * registered here, by constructor, like a PMD, on the generic layer's
+ * base like every driver. It keeps no timers; it only records what the
+ * generic layer hands it.
  *
- * This covers the rules no real driver can show: -ESRCH from
- * service_id_get() for a driver without a service, start without any
- * service mapping, the options a driver declares, periodic adapters on a
- * driver without RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC, the driver's finest
- * tick, that the generic layer's checks stop a bad timer before the
- * driver sees it, and that the statistics drivers keep per list survive a
- * reset racing their writer. Runs once, not per driver.
+ * This covers the rules no real driver can show: what the generic layer
+ * gives every driver whatever it declares (its service, named after the
+ * driver's short name; the option SWTIM_IDLE_ARG; periodic adapters; the
+ * finest tick), the options a driver declares for itself, that the
+ * generic layer's checks stop a bad timer before the driver sees it, and
+ * that the statistics drivers keep per list survive a reset racing their
+ * writer. Runs once, not per driver.
  */
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <rte_service.h>
+
+#include "swtim_base.h"
 #include "swtim_driver.h"
 #include "swtim_lane_stats.h"
 #include "swtim_test.h"
@@ -28,53 +32,44 @@
 #define MAX_TMO_NS	(100 * TICK_NS)
 #define ID		7
 #define APP_PORT	1
-#define FIXTURE_MIN_TICK_NS	50000
 
 /* What the fixture driver saw. */
 static struct {
 	unsigned int inits;
-	unsigned int uninits;
+	unsigned int teardowns;
 	unsigned int armed;
 	char option[16];	/* value of "speed" at init; args are freed */
 } seen;
 
+/* The fixture's adapter: the base, and lanes that keep nothing. */
+struct fixture_adapter {
+	struct swtim_base base;
+	struct swtim_lane lanes[SWTIM_LANES_MAX];
+};
+
 static int
-fixture_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
+fixture_init(struct swtim_base *base,
+	     const struct swtim_adapter_params *params __rte_unused,
+	     const struct rte_kvargs *args)
 {
+	struct fixture_adapter *f = container_of(base, struct fixture_adapter,
+						 base);
 	const char *v = args != NULL ? rte_kvargs_get(args, "speed") : NULL;
 
 	seen.inits++;
 	snprintf(seen.option, sizeof(seen.option), "%s", v != NULL ? v : "");
-	swtim_adapter_priv_set(adapter, &seen);
+	swtim_base_lanes_set(base, &f->lanes[0], sizeof(f->lanes[0]));
 	return 0;
 }
 
 static void
-fixture_uninit(struct swtim_adapter *adapter)
+fixture_teardown(struct swtim_base *base __rte_unused)
 {
-	seen.uninits++;
-	swtim_adapter_priv_set(adapter, NULL);
-}
-
-static int
-fixture_start_stop(struct swtim_adapter *adapter __rte_unused)
-{
-	return 0;
-}
-
-static void
-fixture_stats_get(const struct swtim_adapter *adapter __rte_unused,
-		  struct rte_event_timer_adapter_stats *stats __rte_unused)
-{
-}
-
-static void
-fixture_stats_reset(struct swtim_adapter *adapter __rte_unused)
-{
+	seen.teardowns++;
 }
 
 static uint16_t
-fixture_arm(const struct swtim_adapter *adapter __rte_unused,
+fixture_arm(struct swtim_base *base __rte_unused,
 	    struct rte_event_timer **evtims, uint64_t ticks __rte_unused,
 	    uint16_t nb)
 {
@@ -87,7 +82,7 @@ fixture_arm(const struct swtim_adapter *adapter __rte_unused,
 }
 
 static uint16_t
-fixture_cancel(const struct swtim_adapter *adapter __rte_unused,
+fixture_cancel(struct swtim_base *base __rte_unused,
 	       struct rte_event_timer **evtims, uint16_t nb)
 {
 	uint16_t i;
@@ -98,40 +93,69 @@ fixture_cancel(const struct swtim_adapter *adapter __rte_unused,
 }
 
 static int
-fixture_remaining(const struct swtim_adapter *adapter __rte_unused,
+fixture_remaining(const struct swtim_base *base __rte_unused,
 		  const struct rte_event_timer *evtim, uint64_t *ticks)
 {
 	*ticks = evtim->timeout_ticks;
 	return 0;
 }
 
+static bool
+fixture_due(const struct swtim_base *base __rte_unused,
+	    const struct swtim_lane *lane __rte_unused,
+	    uint64_t now __rte_unused)
+{
+	return false;
+}
+
+static uint32_t
+fixture_expire(struct swtim_base *base __rte_unused,
+	       struct swtim_lane *lane __rte_unused, uint64_t now __rte_unused,
+	       uint32_t max __rte_unused)
+{
+	return 0;
+}
+
 static uint64_t
-fixture_next_deadline(const struct swtim_adapter *adapter __rte_unused)
+fixture_next_deadline(const struct swtim_base *base __rte_unused,
+		      const struct swtim_lane *lane __rte_unused)
 {
 	return UINT64_MAX;
 }
 
+static void
+fixture_periodic_resume(struct swtim_base *base __rte_unused,
+			struct swtim_lane *lane __rte_unused,
+			uint32_t first __rte_unused, uint32_t n __rte_unused)
+{
+}
+
+static void
+fixture_waiting_drop(struct swtim_base *base __rte_unused,
+		     uintptr_t tag __rte_unused)
+{
+}
+
 static const struct swtim_driver_ops fixture_ops = {
 	.init = fixture_init,
-	.uninit = fixture_uninit,
-	.start = fixture_start_stop,
-	.stop = fixture_start_stop,
-	.service_id_get = NULL,		/* no service */
-	.stats_get = fixture_stats_get,
-	.stats_reset = fixture_stats_reset,
+	.teardown = fixture_teardown,
 	.arm_burst = fixture_arm,
 	.cancel_burst = fixture_cancel,
 	.remaining_ticks_get = fixture_remaining,
+	.due = fixture_due,
+	.expire = fixture_expire,
 	.next_deadline = fixture_next_deadline,
+	.periodic_resume = fixture_periodic_resume,
+	.waiting_drop = fixture_waiting_drop,
 };
 
 static const char *const fixture_args[] = { "speed", NULL };
 
 static struct swtim_driver fixture_driver = {
 	.name = "test_fixture",
+	.short_name = "fix",
 	.valid_args = fixture_args,
-	.min_tick_ns = FIXTURE_MIN_TICK_NS,
-	.caps = 0,			/* no periodic timers */
+	.priv_size = sizeof(struct fixture_adapter),
 	.ops = &fixture_ops,
 };
 
@@ -161,25 +185,37 @@ driver_registered(void)
 	return SWT_PASS;
 }
 
-/* No service: -ESRCH, and start needs no service lcore (no -ENOENT). */
+/*
+ * The generic layer's service, named after the driver's short name:
+ * start wants it mapped to a service lcore.
+ */
 static int
-no_service_esrch(void)
+service_generic(void)
 {
 	struct swtim_adapter *a = mk_fixture(TICK_NS, 0, NULL);
-	uint32_t sid = 12345;
+	uint32_t sid = UINT32_MAX;
+	char name[32];
 
 	SWT_ASSERT(a != NULL, "create: %s", rte_strerror(rte_errno));
-	SWT_ASSERT_EQ(swtim_adapter_service_id_get(a, &sid), -ESRCH);
-	SWT_ASSERT_EQ(sid, 12345);
+	SWT_ASSERT_OK(swtim_adapter_service_id_get(a, &sid));
+	snprintf(name, sizeof(name), "swtim_fix_%u", ID);
+	SWT_ASSERT(strcmp(rte_service_get_name(sid), name) == 0,
+		   "service %s", rte_service_get_name(sid));
 	SWT_ASSERT_EQ(swtim_adapter_service_id_get(a, NULL), -EINVAL);
-	SWT_ASSERT_OK(swtim_adapter_start(a));
+	SWT_ASSERT_EQ(swtim_adapter_start(a), -ENOENT);
+	SWT_ASSERT_OK(swt_adapter_start(a));
 	SWT_ASSERT_EQ(swtim_adapter_start(a), -EALREADY);
 	SWT_ASSERT_OK(swtim_adapter_stop(a));
 	SWT_ASSERT_OK(swtim_adapter_free(a));
+	SWT_ASSERT_EQ(rte_service_get_by_name(name, &sid), -ENODEV);
 	return SWT_PASS;
 }
 
-/* Declared options reach init; others are refused before init runs. */
+/*
+ * Declared options reach init, with the generic layer's; others are
+ * refused before init runs; a bad value of the generic one refuses the
+ * adapter before the driver's init too.
+ */
 static int
 options_declared(void)
 {
@@ -189,43 +225,52 @@ options_declared(void)
 	SWT_ASSERT_NULL_ERRNO(mk_fixture(TICK_NS, 0, "colour=red"), EINVAL);
 	SWT_ASSERT_NULL_ERRNO(mk_fixture(TICK_NS, 0, "speed=1,colour=red"),
 			      EINVAL);
+	SWT_ASSERT_NULL_ERRNO(mk_fixture(TICK_NS, 0, SWTIM_IDLE_ARG "=-1"),
+			      EINVAL);
 	SWT_ASSERT_EQ(seen.inits, inits);
-	a = mk_fixture(TICK_NS, 0, "speed=fast");
+	a = mk_fixture(TICK_NS, 0, "speed=fast," SWTIM_IDLE_ARG "=100");
 	SWT_ASSERT(a != NULL, "create: %s", rte_strerror(rte_errno));
 	SWT_ASSERT(strcmp(seen.option, "fast") == 0, "init saw speed=%s",
 		   seen.option);
 	SWT_ASSERT_OK(swtim_adapter_free(a));
-	SWT_ASSERT_EQ(seen.uninits, seen.inits);
+	SWT_ASSERT_EQ(seen.teardowns, seen.inits);
 	return SWT_PASS;
 }
 
-/* Periodic adapters need the driver's capability. */
+/* Every driver has periodic timers: the generic layer runs them. */
 static int
-periodic_needs_cap(void)
+periodic_for_every_driver(void)
 {
-	SWT_ASSERT_NULL_ERRNO(mk_fixture(TICK_NS,
-			      RTE_EVENT_TIMER_ADAPTER_F_PERIODIC, NULL),
-			      ENOTSUP);
-	SWT_ASSERT_NULL_ERRNO(swtim_adapter_lookup(ID), ENOENT);
+	struct swtim_adapter *a = mk_fixture(TICK_NS,
+			RTE_EVENT_TIMER_ADAPTER_F_PERIODIC, NULL);
+	struct rte_event_timer_adapter_info info;
+
+	SWT_ASSERT(a != NULL, "create: %s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swtim_adapter_get_info(a, &info));
+	SWT_ASSERT_EQ(info.caps, RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC);
+	SWT_ASSERT_EQ(swtim_driver_find("test_fixture")->caps,
+		      RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC);
+	SWT_ASSERT_OK(swtim_adapter_free(a));
 	return SWT_PASS;
 }
 
-/* The driver's finest tick: ERANGE below it, raised with ADJUST_RES. */
+/* The finest tick, every driver's: ERANGE below, raised with ADJUST_RES. */
 static int
 finest_tick(void)
 {
 	struct rte_event_timer_adapter_info info;
 	struct swtim_adapter *a;
 
-	SWT_ASSERT_NULL_ERRNO(mk_fixture(FIXTURE_MIN_TICK_NS / 2, 0, NULL),
+	SWT_ASSERT_EQ(swtim_driver_find("test_fixture")->min_tick_ns,
+		      SWTIM_MIN_TICK_NS);
+	SWT_ASSERT_NULL_ERRNO(mk_fixture(SWTIM_MIN_TICK_NS / 2, 0, NULL),
 			      ERANGE);
-	a = mk_fixture(FIXTURE_MIN_TICK_NS / 2,
+	a = mk_fixture(SWTIM_MIN_TICK_NS / 2,
 		       RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES, NULL);
 	SWT_ASSERT(a != NULL, "create: %s", rte_strerror(rte_errno));
 	SWT_ASSERT_OK(swtim_adapter_get_info(a, &info));
-	SWT_ASSERT_EQ(info.min_resolution_ns, FIXTURE_MIN_TICK_NS);
-	SWT_ASSERT_EQ(info.conf.timer_tick_ns, FIXTURE_MIN_TICK_NS);
-	SWT_ASSERT_EQ(info.caps, 0);
+	SWT_ASSERT_EQ(info.min_resolution_ns, SWTIM_MIN_TICK_NS);
+	SWT_ASSERT_EQ(info.conf.timer_tick_ns, SWTIM_MIN_TICK_NS);
 	SWT_ASSERT_OK(swtim_adapter_free(a));
 	return SWT_PASS;
 }
@@ -296,9 +341,9 @@ stats_reset_against_writer(void)
 
 static const struct swt_case cases[] = {
 	SWT_CASE(driver_registered),
-	SWT_CASE(no_service_esrch),
+	SWT_CASE(service_generic),
 	SWT_CASE(options_declared),
-	SWT_CASE(periodic_needs_cap),
+	SWT_CASE(periodic_for_every_driver),
 	SWT_CASE(finest_tick),
 	SWT_CASE(checks_before_driver),
 	SWT_CASE(stats_reset_against_writer),

@@ -17,6 +17,12 @@
  *   adding a port to it while another adapter runs: every timer is
  *   delivered or flushed exactly once, none early, those after the
  *   restart late by at most the stop plus a generous bound.
+ * - A create's restart of the device fails under a running adapter: the
+ *   adapter's service never calls the stopped device's fast path
+ *   (maintenance, enqueue), not even at the moment DPDK's
+ *   rte_event_dev_start() has marked the device started but not yet
+ *   given it its fast path; every timer is delivered exactly once, none
+ *   early, once the application has started the device again.
  * - A service lcore stalls for STALL_MS at random points (a signal whose
  *   handler sleeps: it may hold a lane's claim or lock, or a port's lock
  *   at that moment), again and again while timers expire; alone, or with
@@ -119,6 +125,30 @@ rte_event_dev_start(uint8_t dev_id)
 	if (real == NULL)
 		real = dev_real(dev_call_names[DEV_START]);
 	return dev_failing(DEV_START) ? -EIO : real(dev_id);
+}
+
+/*
+ * While set, the device of the tests answers "started" whatever it is:
+ * what anyone reading the flag sees inside DPDK's rte_event_dev_start(),
+ * which marks the device started before it puts the device's fast path
+ * in place (rte_event_fp_ops).
+ */
+static volatile bool dev_says_started;
+
+int
+rte_event_dev_attr_get(uint8_t dev_id, uint32_t attr_id,
+		       uint32_t *attr_value)
+{
+	static int (*real)(uint8_t, uint32_t, uint32_t *);
+
+	if (real == NULL)
+		real = dev_real("rte_event_dev_attr_get");
+	if (dev_says_started && dev_id == swt_dev.dev_id &&
+	    attr_id == RTE_EVENT_DEV_ATTR_STARTED && attr_value != NULL) {
+		*attr_value = 1;
+		return 0;
+	}
+	return real(dev_id, attr_id, attr_value);
 }
 
 /* ---- helpers ---- */
@@ -394,6 +424,128 @@ create_under_running_adapter(void)
 	return expect_all(bound);
 }
 
+/* ---- a restart of the device that fails ---- */
+
+/*
+ * Calls into a stopped device's fast path, counted in place of the
+ * functions DPDK gives a stopped device (which refuse and log).
+ */
+static unsigned int stopped_calls;
+
+static uint16_t
+stopped_enqueue(void *port, const struct rte_event *ev)
+{
+	RTE_SET_USED(port);
+	RTE_SET_USED(ev);
+	__atomic_fetch_add(&stopped_calls, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static uint16_t
+stopped_enqueue_burst(void *port, const struct rte_event ev[], uint16_t n)
+{
+	RTE_SET_USED(port);
+	RTE_SET_USED(ev);
+	RTE_SET_USED(n);
+	__atomic_fetch_add(&stopped_calls, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static void
+stopped_maintain(void *port, int op)
+{
+	RTE_SET_USED(port);
+	RTE_SET_USED(op);
+	__atomic_fetch_add(&stopped_calls, 1, __ATOMIC_RELAXED);
+}
+
+/* Loops the service lcore has begun. */
+static uint64_t
+service_loops(void)
+{
+	uint64_t loops = 0;
+
+	rte_service_lcore_attr_get(SWT_SERVICE_LCORE,
+				   RTE_SERVICE_LCORE_ATTR_LOOPS, &loops);
+	return loops;
+}
+
+/*
+ * A create adds a port while an adapter runs on the device, and the
+ * device's restart fails: the device stays stopped, for the application
+ * to start. Meanwhile timers fall due. The adapter's service must not
+ * maintain the device's ports or enqueue to it, also not at the moment
+ * DPDK's rte_event_dev_start() has set the device's started flag and not
+ * yet its fast path: there event_dsw's maintain was once called with the
+ * stopped device's NULL port and crashed. That moment lasts a few
+ * instructions; the test holds it open (dev_says_started) for at least
+ * one whole run of the service, and counts every call into the stopped
+ * device's fast path. Then the application starts the device: every
+ * timer comes exactly once, none early.
+ */
+static int
+restart_refused(void)
+{
+	struct rte_event_timer_adapter_conf c =
+		swt_conf(ID, TICK_NS, MAX_TMO_NS, NB_TIMERS, 0);
+	struct swtim_adapter *a = swt_adapter_create(&c, APP_PORT);
+	struct rte_event_fp_ops *fp = &rte_event_fp_ops[swt_dev.dev_id];
+	struct rte_event_fp_ops saved;
+	uint64_t rnd = swt_seed(), bound, loops, start;
+
+	SWT_ASSERT(a != NULL, "%s", rte_strerror(rte_errno));
+	SWT_ASSERT_OK(swt_adapter_start(a));
+	SWT_ASSERT_OK(expect_arm(a, NB_TIMERS, &rnd));
+	/* A while: the device takes some expiries before it stops. */
+	swt_sleep_ms(swt_rand_range(&rnd, 20, 200));
+
+	/*
+	 * Creates take the ports earlier cases freed without touching the
+	 * device (kept: the harness frees them); the first that has to add
+	 * one restarts the device, and that fails.
+	 */
+	dev_fail[DEV_START] = 1;
+	for (c.timer_adapter_id = BYSTANDER_ID;
+	     swt_adapter_create(&c, -1) != NULL; c.timer_adapter_id++)
+		SWT_ASSERT(c.timer_adapter_id < SWTIM_ADAPTER_NUM_MAX - 1,
+			   "every create took a free port");
+	SWT_ASSERT(rte_errno == EIO, "create: rte_errno %d", rte_errno);
+	SWT_ASSERT(dev_fail[DEV_START] == 0, "the device was not restarted");
+	SWT_ASSERT_EQ(dev_started(), 0);
+
+	/* The stopped device's fast path, counted. */
+	saved = *fp;
+	stopped_calls = 0;
+	fp->enqueue = stopped_enqueue;
+	fp->enqueue_burst = stopped_enqueue_burst;
+	fp->enqueue_new_burst = stopped_enqueue_burst;
+	fp->enqueue_forward_burst = stopped_enqueue_burst;
+	fp->maintain = stopped_maintain;
+	dev_says_started = true;
+	/*
+	 * Two loops of the service lcore begun since: one whole run of the
+	 * service saw the device "started". And long enough for timers to
+	 * fall due while the device is stopped.
+	 */
+	loops = service_loops();
+	start = swt_now();
+	while (service_loops() < loops + 2 ||
+	       swt_now() - start < swt_ms_to_cycles(STALL_MS))
+		SWT_ASSERT(swt_now() - start < swt_ms_to_cycles(DELIVER_MS),
+			   "the service lcore did not loop");
+	dev_says_started = false;
+	*fp = saved;
+	printf("    %u calls into the stopped device's fast path over %"
+	       PRIu64 " loops of the service lcore\n", stopped_calls,
+	       service_loops() - loops);
+	SWT_ASSERT_EQ(stopped_calls, 0);
+
+	/* The application starts the device: every timer comes. */
+	SWT_ASSERT_OK(rte_event_dev_start(swt_dev.dev_id));
+	bound = swt_ms_to_cycles(3 * 200 + DELIVER_MS + LATE_BOUND_MS);
+	return expect_all(bound);
+}
+
 /* ---- a service lcore stalled ---- */
 
 static volatile sig_atomic_t stalls;
@@ -490,6 +642,7 @@ static const struct swt_case cases[] = {
 	SWT_CASE(port_setup_refused),
 	SWT_CASE(device_stopped),
 	SWT_CASE(create_under_running_adapter),
+	SWT_CASE(restart_refused),
 	SWT_CASE(service_stalled_alone),
 	SWT_CASE(service_stalled_with_another),
 };

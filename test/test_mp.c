@@ -52,14 +52,31 @@
  *          nothing waits on the lock after the kill: free must find the
  *          lane dead itself (and log it), leave its store alone, and
  *          end.
+ *   calls  every public call from one secondary, each answering what
+ *          swtim.h says it answers there, swtim_adapter_next_deadline()
+ *          included: the primary stops the adapter and arms one timer,
+ *          so that the deadline stands still, and the secondary's answer
+ *          must be the primary's, before and after it arms its own. The
+ *          secondary is test_mp_shifted, this program linked behind a
+ *          library that only takes address space, so that libswtim is
+ *          mapped elsewhere than in the primary even without address
+ *          space randomisation (checked): a pointer into the primary's
+ *          library followed there leads nowhere it should. And the
+ *          primary checks that nothing the adapter keeps in shared
+ *          memory (the adapter table, the driver's data, the lanes'
+ *          buffers) holds an address inside any object this process
+ *          has loaded, such as a function or a table of them: valid in
+ *          this process only.
  *
  * Hugepages are needed (DPDK's multi-process shares them): without free
  * ones and a hugetlbfs mount the test fails saying so (scripts/lib.sh
  * sets them up for CI).
  */
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
+#include <link.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -80,6 +97,7 @@
 
 #include "skl_private.h"
 #include "swtim.h"
+#include "swtim_adapter_pvt.h"
 #include "swtim_poll_set.h"
 #include "swtim_test.h"
 #include "whl_private.h"
@@ -180,11 +198,25 @@ struct mp_shared {
 	/* hold-free: the secondary is done arming / the adapter stopped. */
 	volatile int ready_to_hold;
 	volatile int stopped;
+	/*
+	 * calls: the primary's next deadline, with the adapter stopped, as
+	 * the secondary must find it; the secondary's once it has armed, as
+	 * the primary must find it; where the primary has libswtim.
+	 */
+	bool calls;
+	uint64_t deadline;
+	uint64_t sec_deadline;
+	uintptr_t primary_lib;
 	struct mp_owner owners[MP_SECONDARIES_MAX + 1];
 };
 
 static struct mp_shared *mp;
 static int mp_owner_id = -1;
+
+#ifdef SWT_MP_SHIFTED
+/* mp_shift.c: what moves this program's libraries (used, so linked). */
+extern uint8_t swt_mp_shift_pad[];
+#endif
 
 /* Report a failed check of this process (first one wins) and return. */
 #define MP_CHECK(cond, ...) do { \
@@ -430,6 +462,72 @@ mp_secondary_checks(struct swtim_adapter **ap)
 	return mp_private_memory_check(a);
 }
 
+/* Where this process has mapped libswtim. */
+static uintptr_t
+mp_lib_base(void)
+{
+	Dl_info info;
+
+	if (dladdr((void *)(uintptr_t)swtim_adapter_lookup, &info) == 0)
+		return 0;
+	return (uintptr_t)info.dli_fbase;
+}
+
+static int
+mp_conf_cb(uint16_t id, uint8_t dev_id, uint8_t *port, void *arg)
+{
+	RTE_SET_USED(id);
+	RTE_SET_USED(dev_id);
+	RTE_SET_USED(port);
+	RTE_SET_USED(arg);
+	return -EINVAL;
+}
+
+/*
+ * The calls case, before the secondary arms: every call of swtim.h not
+ * made by mp_secondary_checks() and mp_arm_all(), each answering what
+ * swtim.h says it answers in a secondary, on the primary's stopped
+ * adapter.
+ */
+static int
+mp_secondary_calls(struct swtim_adapter *a)
+{
+	struct rte_event_timer_adapter_conf conf = mp->info.conf;
+	struct rte_event_timer_adapter_stats st;
+	uint64_t next = 0;
+
+#ifdef SWT_MP_SHIFTED
+	MP_CHECK(swt_mp_shift_pad[0] == 0, "the shift library");
+#endif
+	/* Else this process could follow the primary's pointers unharmed. */
+	MP_CHECK(mp_lib_base() != 0 && mp_lib_base() != mp->primary_lib,
+		 "libswtim at %#" PRIxPTR " here and %#" PRIxPTR " in the "
+		 "primary", mp_lib_base(), mp->primary_lib);
+	MP_CHECK(swtim_adapter_next_deadline(a, &next) == 0 &&
+		 next == mp->deadline, "next deadline %" PRIu64 ", the "
+		 "primary's %" PRIu64, next, mp->deadline);
+	MP_CHECK(swtim_adapter_next_deadline(a, NULL) == -EINVAL &&
+		 swtim_adapter_next_deadline(NULL, &next) == -EINVAL,
+		 "next deadline without an adapter or a result");
+	/* Counted so far: nothing (stopped before any expiry). */
+	MP_CHECK(swtim_adapter_stats_reset(a) == 0 &&
+		 swtim_adapter_stats_get(a, &st) == 0 &&
+		 st.evtim_exp_count == 0 && st.ev_enq_count == 0 &&
+		 st.adapter_tick_count == 0, "stats after a reset");
+	MP_CHECK(swtim_adapter_stats_reset(NULL) == -EINVAL &&
+		 swtim_adapter_stats_get(a, NULL) == -EINVAL, "stats errors");
+	conf.timer_adapter_id = mp->adapter_id + 1;
+	MP_CHECK(swtim_adapter_create_ext(&conf, mp_conf_cb, NULL) == NULL &&
+		 rte_errno == E_RTE_SECONDARY, "create_ext: rte_errno %d",
+		 rte_errno);
+	MP_CHECK(swtim_adapter_create_with_driver(&conf, NULL, NULL,
+		 swt_driver, NULL) == NULL && rte_errno == E_RTE_SECONDARY,
+		 "create_with_driver: rte_errno %d", rte_errno);
+	MP_CHECK(swtim_adapter_port_add(a, 0) == -E_RTE_SECONDARY,
+		 "port_add");
+	return 0;
+}
+
 /*
  * The dropin case: DPDK's own API, served by swtim through
  * libswtim_dropin (linked ahead of librte_eventdev): lookup gives a
@@ -593,10 +691,14 @@ mp_secondary(void)
 		if (mp_dropin_arm_all(timers, &h) != 0)
 			return -1;
 	} else if (mp_secondary_checks(&a) != 0 ||
+		   (mp->calls && mp_secondary_calls(a) != 0) ||
 		   mp_arm_all(a, mp_owner_id, timers, mp->hold == MP_HOLD_NONE ?
 			      o->nb_recs : MP_TIMERS, true) != 0) {
 		return -1;
 	}
+	if (mp->calls)
+		MP_CHECK(swtim_adapter_next_deadline(a, &mp->sec_deadline) == 0,
+			 "next deadline");
 	MP_CHECK((h != NULL ? rte_event_timer_adapter_stats_get(h, &st) :
 		  swtim_adapter_stats_get(a, &st)) == 0 &&
 		 st.ev_enq_count <= st.evtim_exp_count, "stats_get");
@@ -628,6 +730,9 @@ mp_secondary(void)
 static char mp_prefix[64];
 static char mp_huge_dir[PATH_MAX];
 
+/* test_mp_shifted, next to this program. */
+static char mp_shifted[PATH_MAX];
+
 static pid_t
 mp_secondary_start(const char *self, unsigned int owner)
 {
@@ -636,12 +741,133 @@ mp_secondary_start(const char *self, unsigned int owner)
 		(char *)(uintptr_t)"--proc-type=secondary",
 		(char *)(uintptr_t)"--no-pci",
 		(char *)(uintptr_t)"--log-level=lib.eal:error", NULL };
+	pid_t pid;
 
 	snprintf(role, sizeof(role), "--secondary=%u", owner);
 	snprintf(prefix, sizeof(prefix), "--file-prefix=%s", mp_prefix);
 	/* Lcore ids of its own: 4 and 5, both CPUs. */
 	snprintf(lcores, sizeof(lcores), "--lcores=%u@(0-1)", 4 + owner);
-	return swt_self_spawn(argv);
+	if (!mp->calls)
+		return swt_self_spawn(argv);
+	argv[0] = mp_shifted;
+	pid = fork();
+	if (pid == 0) {
+		execv(mp_shifted, argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* ---- the calls case: no process-local address in shared memory ---- */
+
+#define MP_IMAGE_RANGES_MAX 8192
+
+/* The address ranges of what this process has loaded: its objects. */
+struct mp_images {
+	uintptr_t lo[MP_IMAGE_RANGES_MAX];
+	uintptr_t hi[MP_IMAGE_RANGES_MAX];
+	unsigned int n;
+};
+
+static int
+mp_image_add(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct mp_images *im = arg;
+	unsigned int i;
+
+	RTE_SET_USED(size);
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD || im->n == MP_IMAGE_RANGES_MAX)
+			continue;
+		im->lo[im->n] = info->dlpi_addr + ph->p_vaddr;
+		im->hi[im->n] = im->lo[im->n] + ph->p_memsz;
+		im->n++;
+	}
+	return 0;
+}
+
+/*
+ * Check that no word of [p, p + len) is an address inside one of the
+ * images: a function, a table of them, a string of a library, all of
+ * which are where this process has mapped them, not where another has.
+ * (Other data, such as timer cycles, are far from these addresses.)
+ */
+static int
+mp_region_check(const struct mp_images *im, const char *what,
+		const void *p, size_t len)
+{
+	const uintptr_t *w = p;
+	size_t i, nb = len / sizeof(*w);
+	unsigned int k;
+	Dl_info info;
+
+	MP_CHECK(p != NULL && len != 0, "%s: nothing to check", what);
+	for (i = 0; i < nb; i++)
+		for (k = 0; k < im->n; k++) {
+			if (w[i] < im->lo[k] || w[i] >= im->hi[k])
+				continue;
+			if (dladdr((void *)w[i], &info) == 0)
+				info.dli_sname = info.dli_fname = NULL;
+			MP_CHECK(false, "%s, byte %zu: %#" PRIxPTR ", an "
+				 "address of this process (%s in %s)", what,
+				 i * sizeof(*w), w[i], info.dli_sname != NULL ?
+				 info.dli_sname : "?", info.dli_fname != NULL ?
+				 info.dli_fname : "?");
+		}
+	return 0;
+}
+
+/* An rte_malloc allocation, whole. */
+static int
+mp_alloc_check(const struct mp_images *im, const char *what, const void *p)
+{
+	size_t len = 0;
+
+	MP_CHECK(p != NULL && rte_malloc_validate(p, &len) == 0,
+		 "%s: not an allocation", what);
+	return mp_region_check(im, what, p, len);
+}
+
+/*
+ * What the adapter keeps in shared memory: the adapter table (its
+ * memzone), the driver's data with the base and its lanes, the wheels,
+ * and the lanes' event buffers.
+ */
+static int
+mp_shared_memory_check(struct swtim_adapter *a)
+{
+	const struct rte_memzone *mz =
+		rte_memzone_lookup(SWTIM_ADAPTERS_MZ_NAME);
+	struct swtim_base *base = swtim_adapter_priv(a);
+	static struct mp_images im;
+	unsigned int i;
+
+	im.n = 0;
+	dl_iterate_phdr(mp_image_add, &im);
+	MP_CHECK(im.n > 0 && im.n < MP_IMAGE_RANGES_MAX, "%u image ranges",
+		 im.n);
+	MP_CHECK(mz != NULL, "no adapter table");
+	if (mp_region_check(&im, "the adapter table", mz->addr, mz->len) != 0 ||
+	    mp_alloc_check(&im, "the driver's data", base) != 0)
+		return -1;
+	if (strcmp(swt_driver, "wheel") == 0 &&
+	    mp_alloc_check(&im, "the wheels",
+			   ((struct whl_adapter *)base)->wheels) != 0)
+		return -1;
+	for (i = 0; i < SWTIM_LANES_MAX; i++) {
+		const struct swtim_evbuf *buf =
+			&swtim_base_lane(base, i)->evbuf;
+
+		if ((buf->evs != NULL &&
+		     mp_alloc_check(&im, "an event buffer", buf->evs) != 0) ||
+		    (buf->tags != NULL &&
+		     mp_alloc_check(&im, "an event buffer's tags",
+				    buf->tags) != 0))
+			return -1;
+	}
+	return 0;
 }
 
 /* Check one event and count it; -1 on a failed check. */
@@ -833,6 +1059,7 @@ mp_primary(const char *self, const char *mode)
 		hold != MP_HOLD_NONE;
 	const bool lane_lost = hold == MP_HOLD_LANE || hold == MP_HOLD_CLAIM;
 	const unsigned int nb_sec = strcmp(mode, "two") == 0 ? 2 : 1;
+	const bool calls = strcmp(mode, "calls") == 0;
 	const uint64_t tick_cycles = (uint64_t)(((unsigned __int128)
 		MP_TICK_NS * rte_get_timer_hz() + 999999999) / 1000000000);
 	struct rte_event_timer_adapter_conf conf;
@@ -846,7 +1073,7 @@ mp_primary(const char *self, const char *mode)
 	uint64_t start, delivered = 0, quiet_since = 0, expected = UINT64_MAX;
 	unsigned int s, o, done;
 	uint16_t n, k;
-	bool primary_armed = false, dead_checked = false;
+	bool primary_armed = false, dead_checked = false, stopped = false;
 	uint64_t killed_at = 0;
 	int status, dead, ret = 0;
 
@@ -858,12 +1085,13 @@ mp_primary(const char *self, const char *mode)
 	mp->kill_when_armed = kill_one;
 	mp->dropin = strcmp(mode, "dropin") == 0;
 	mp->hold = hold;
+	mp->calls = calls;
 	mp_owner_id = MP_OWNER_PRIMARY;
 	for (o = 0; o <= MP_OWNER_PRIMARY; o++) {
 		struct mp_owner *ow = &mp->owners[o];
 
 		ow->nb_recs = o == MP_OWNER_PRIMARY ?
-			(kill_one ? MP_PRIMARY_TIMERS : 0) :
+			(kill_one ? MP_PRIMARY_TIMERS : calls ? 1 : 0) :
 			(o < nb_sec ? MP_TIMERS + (hold != MP_HOLD_NONE) : 0);
 		ow->exit_when_armed = nb_sec == 2 && o == 1;
 		ow->recs = rte_zmalloc("test_mp_recs", sizeof(ow->recs[0]) *
@@ -882,10 +1110,36 @@ mp_primary(const char *self, const char *mode)
 	MP_CHECK(swtim_adapter_get_info(a, &mp->info) == 0, "get_info");
 	MP_CHECK(swtim_adapter_service_id_get(a, &mp->service_id) == 0,
 		 "service id");
-	if (kill_one) {
+	if (kill_one || calls) {
 		ptimers = rte_zmalloc("test_mp_ptimers", MP_PRIMARY_TIMERS *
 				      sizeof(*ptimers), RTE_CACHE_LINE_SIZE);
 		MP_CHECK(ptimers != NULL, "no memory for timers");
+	}
+	if (calls) {
+		struct mp_record *r = &mp->owners[MP_OWNER_PRIMARY].recs[0];
+
+		/*
+		 * Stopped, with one timer armed: nothing expires and the next
+		 * deadline stands still (the skiplist's moves with its scans)
+		 * until the secondary has made its calls; the timer makes the
+		 * deadline the lanes', not "nothing armed".
+		 */
+		MP_CHECK(swtim_adapter_stop(a) == 0, "stop");
+		stopped = true;
+		r->ticks = MP_MAX_TICKS;
+		swt_timer_init(&ptimers[0], SWT_Q_ATOMIC,
+			       mp_event_id(MP_OWNER_PRIMARY, 0), r->ticks);
+		r->armed_at = rte_get_timer_cycles();
+		MP_CHECK(swtim_arm(a, &ptimers[0]) == 1, "arm: rte_errno %d",
+			 rte_errno);
+		r->armed = 1;
+		primary_armed = true;
+		MP_CHECK(swtim_adapter_next_deadline(a, &mp->deadline) == 0 &&
+			 mp->deadline != 0 && mp->deadline != UINT64_MAX,
+			 "next deadline %" PRIu64, mp->deadline);
+		mp->primary_lib = mp_lib_base();
+		if (mp_shared_memory_check(a) != 0)
+			return -1;
 	}
 
 	for (s = 0; s < nb_sec; s++) {
@@ -915,6 +1169,22 @@ mp_primary(const char *self, const char *mode)
 		}
 		if (ret != 0)
 			break;
+		/* The secondary has made its calls and armed: the adapter
+		 * answers it what it answered there, and starts. */
+		if (stopped && mp->owners[0].status == MP_ARMED) {
+			uint64_t next = 0;
+
+			if (swtim_adapter_next_deadline(a, &next) != 0 ||
+			    next != mp->sec_deadline) {
+				mp_fail(__LINE__, "next deadline %" PRIu64
+					", the secondary's %" PRIu64, next,
+					mp->sec_deadline);
+				ret = -1;
+				break;
+			}
+			MP_CHECK(swtim_adapter_start(a) == 0, "start");
+			stopped = false;
+		}
 		/* The primary arms on once its secondary is killed. */
 		if (kill_one && !primary_armed &&
 		    mp->owners[0].status == MP_KILLED) {
@@ -999,6 +1269,9 @@ mp_primary(const char *self, const char *mode)
 			st.ev_enq_count, delivered);
 		ret = -1;
 	}
+	/* Its event buffers in use now. */
+	if (ret == 0 && calls && mp_shared_memory_check(a) != 0)
+		ret = -1;
 	if (ret == 0)
 		printf("%s: %" PRIu64 " expiries checked\n", mode, delivered);
 	MP_CHECK(swtim_adapter_stop(a) == 0, "stop");
@@ -1009,12 +1282,37 @@ mp_primary(const char *self, const char *mode)
 	return ret;
 }
 
+/* test_mp_shifted is built next to this program. */
+static int
+mp_shifted_find(void)
+{
+	static const char name[] = "/test_mp_shifted";
+	char self[PATH_MAX - sizeof(name)];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n <= 0) {
+		fprintf(stderr, "FAIL: /proc/self/exe: %s\n", strerror(errno));
+		return -1;
+	}
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash != NULL)
+		*slash = '\0';
+	snprintf(mp_shifted, sizeof(mp_shifted), "%s%s", self, name);
+	if (access(mp_shifted, X_OK) != 0) {
+		fprintf(stderr, "FAIL: %s: %s\n", mp_shifted, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static void
 mp_usage(const char *prog)
 {
 	printf("usage: %s [--help] "
 	       "basic|kill|two|dropin|hold-lane|hold-claim|hold-steal|"
-	       "hold-free\n"
+	       "hold-free|calls\n"
 	       "Multi-process test of the driver SWTIM_TEST_DRIVER names: "
 	       "the primary\nstarts secondaries of itself (--secondary=N, "
 	       "given EAL arguments after it)\nthat arm, cancel and query "
@@ -1066,10 +1364,13 @@ main(int argc, char **argv)
 			  strcmp(argv[1], "hold-lane") != 0 &&
 			  strcmp(argv[1], "hold-claim") != 0 &&
 			  strcmp(argv[1], "hold-steal") != 0 &&
-			  strcmp(argv[1], "hold-free") != 0)) {
+			  strcmp(argv[1], "hold-free") != 0 &&
+			  strcmp(argv[1], "calls") != 0)) {
 		mp_usage(argv[0]);
 		return 2;
 	}
+	if (strcmp(argv[1], "calls") == 0 && mp_shifted_find() != 0)
+		return 1;
 	if (swt_hugepages_check(MP_MEM_MB, mp_huge_dir,
 				sizeof(mp_huge_dir)) != 0)
 		return 1;

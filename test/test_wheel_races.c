@@ -21,6 +21,7 @@
 
 #include <errno.h>
 
+#include "swtim_adapter_pvt.h"
 #include "swtim_test.h"
 #include "whl_slot.h"
 

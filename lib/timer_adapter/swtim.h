@@ -38,7 +38,8 @@
  * swtim_adapter_lookup() returns the adapter the primary created, and
  * swtim_arm_burst(), swtim_arm_tmo_tick_burst(), swtim_cancel_burst(),
  * swtim_remaining_ticks_get(), swtim_adapter_get_info(),
- * swtim_adapter_stats_get() and swtim_adapter_service_id_get() work
+ * swtim_adapter_stats_get(), swtim_adapter_stats_reset(),
+ * swtim_adapter_service_id_get() and swtim_adapter_next_deadline() work
  * there with the same contract. No extra call is needed (the skiplist
  * driver attaches librte_timer's shared lists itself at lookup).
  * - The service runs where it is mapped to a service lcore, normally
@@ -138,9 +139,12 @@ struct swtim_adapter;
  * the device's default port
  * configuration (its depths and new-event threshold capped to what the
  * device is configured with), and the device is restarted if it was
- * running. A port added this way is reused by a later create on the same
- * device once the adapter that used it has been freed, as long as the
- * device keeps that configuration: once the application has configured
+ * running. If that restart fails, create fails (EIO) and the device
+ * stays stopped: the adapters on it leave it alone, their expiries
+ * waiting, until the application starts it again. A port added this
+ * way is reused by a later create on the same device once the adapter
+ * that used it has been freed, as long as the device keeps that
+ * configuration: once the application has configured
  * the device again (its port count changed, or the port is linked to a
  * queue), swtim's freed ports are the application's and a create adds a
  * new one.
@@ -163,10 +167,8 @@ struct swtim_adapter;
  *     nb_timers more than the driver can index (the wheel: 2^31 less
  *     some 4.2M, its slot blocks' indices; the skiplist: 2^32 less its
  *     objects' slack);
- *   - ENOTSUP: RTE_EVENT_TIMER_ADAPTER_F_PERIODIC with a driver that has
- *     no periodic timers (both of swtim's have them);
  *   - EEXIST: an adapter with this id exists;
- *   - ERANGE: tick finer than the driver supports without
+ *   - ERANGE: tick finer than 1 us, the finest swtim supports, without
  *     RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES, or so long (centuries) that
  *     it does not fit in 64 bits of timer cycles;
  *   - ENOMEM: out of memory;
@@ -280,8 +282,9 @@ swtim_adapter_stop(const struct swtim_adapter *adapter);
  * Look up an adapter by id.
  *
  * In a secondary process: the adapter the primary created, usable there
- * for the fast path, info, statistics and the service id (see the
- * file's Multi-process notes); the same pointer in every process.
+ * for the fast path, info, statistics, the service id and the next
+ * deadline (see the file's Multi-process notes); the same pointer in
+ * every process.
  *
  * @param adapter_id
  *   The id given in the configuration at create.
@@ -323,8 +326,9 @@ swtim_adapter_free(struct swtim_adapter *adapter);
  * @param[out] service_id
  *   The service id.
  * @return
- *   0, -EINVAL for a NULL/bad adapter or NULL service_id, -ESRCH for a
- *   driver that needs no service.
+ *   0, or -EINVAL for a NULL/bad adapter or NULL service_id. (DPDK's
+ *   -ESRCH, for an adapter without a service, does not occur: every
+ *   swtim adapter has one.)
  */
 int
 swtim_adapter_service_id_get(struct swtim_adapter *adapter,

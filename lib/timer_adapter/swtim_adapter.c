@@ -32,6 +32,7 @@
 
 #include "swtim.h"
 #include "swtim_adapter_pvt.h"
+#include "swtim_base.h"
 #include "swtim_log.h"
 #include "swtim_proc.h"
 
@@ -170,13 +171,28 @@ swtim_devargs_two_equals(const char *devargs)
 	}
 }
 
+/* The options every driver takes: the generic layer's. */
+static const char *const swtim_generic_args[] = { SWTIM_IDLE_ARG, NULL };
+
+/* Whether key is in the NULL-terminated list keys (NULL: none). */
+static bool
+swtim_arg_listed(const char *const *keys, const char *key)
+{
+	unsigned int k;
+
+	for (k = 0; keys != NULL && keys[k] != NULL; k++)
+		if (strcmp(key, keys[k]) == 0)
+			return true;
+	return false;
+}
+
 /* Parse devargs, naming the first key the driver does not know. */
 static int
 swtim_devargs_parse(const struct swtim_driver *drv, const char *devargs,
 		    struct rte_kvargs **kvlist)
 {
 	struct rte_kvargs *kv;
-	unsigned int i, k;
+	unsigned int i;
 
 	*kvlist = NULL;
 	if (devargs == NULL || devargs[0] == '\0')
@@ -190,13 +206,9 @@ swtim_devargs_parse(const struct swtim_driver *drv, const char *devargs,
 	}
 	for (i = 0; i < kv->count; i++) {
 		const char *key = kv->pairs[i].key;
-		bool known = false;
 
-		for (k = 0; drv->valid_args != NULL &&
-			    drv->valid_args[k] != NULL; k++)
-			if (strcmp(key, drv->valid_args[k]) == 0)
-				known = true;
-		if (!known) {
+		if (!swtim_arg_listed(swtim_generic_args, key) &&
+		    !swtim_arg_listed(drv->valid_args, key)) {
 			SWTIM_LOG(ERR, "driver %s has no option \"%s\"",
 				  drv->name, key);
 			goto bad;
@@ -317,12 +329,6 @@ swtim_adapter_create_with_driver(
 		ret = -EINVAL;
 		goto fail;
 	}
-	if ((c.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC) &&
-	    !(drv->caps & RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC)) {
-		SWTIM_LOG(ERR, "driver %s has no periodic timers", drv->name);
-		ret = -ENOTSUP;
-		goto fail;
-	}
 	ret = swtim_tick_apply(drv, &c);
 	if (ret != 0)
 		goto fail;
@@ -354,7 +360,7 @@ swtim_adapter_create_with_driver(
 	 * the device cannot be taken off it again. Drivers read the ports
 	 * only at start.
 	 */
-	ret = drv->ops->init(adapter, kvlist);
+	ret = swtim_base_create(adapter, drv, kvlist);
 	if (ret != 0) {
 		SWTIM_LOG(ERR, "driver %s init failed: %s", drv->name,
 			  strerror(-ret));
@@ -373,7 +379,7 @@ swtim_adapter_create_with_driver(
 		ret = swtim_port_acquire(c.event_dev_id, &port_id);
 	}
 	if (ret < 0) {
-		drv->ops->uninit(adapter);
+		swtim_base_free(adapter);
 		memset(adapter, 0, sizeof(*adapter));
 		goto unlock;
 	}
@@ -544,17 +550,15 @@ swtim_adapter_start(const struct swtim_adapter *cadapter)
 		ret = -EALREADY;
 		goto out;
 	}
-	if (swtim_adapter_ops(adapter)->service_id_get != NULL &&
-	    swtim_adapter_ops(adapter)->service_id_get(adapter,
-						       &service_id) == 0 &&
-	    swtim_service_mapped_lcores(service_id) == 0) {
+	service_id = swtim_adapter_base(adapter)->service_id;
+	if (swtim_service_mapped_lcores(service_id) == 0) {
 		SWTIM_LOG(ERR, "adapter %u: service %u is mapped to no "
 			  "service lcore", adapter->id, service_id);
 		ret = -ENOENT;
 		goto out;
 	}
 	swtim_adapter_sched_types_cache(adapter);
-	ret = swtim_adapter_ops(adapter)->start(adapter);
+	ret = swtim_base_start(adapter);
 	if (ret == 0) {
 		adapter->started = true;
 		adapter->ever_started = true;
@@ -575,9 +579,8 @@ swtim_adapter_stop(const struct swtim_adapter *cadapter)
 	if (!swtim_adapter_lock(adapter, "stop"))
 		return -EINVAL;
 	if (adapter->started) {
-		ret = swtim_adapter_ops(adapter)->stop(adapter);
-		if (ret == 0)
-			adapter->started = false;
+		swtim_base_stop(adapter);
+		adapter->started = false;
 	}
 	pthread_mutex_unlock(&swtim_adapters_lock);
 	return ret;
@@ -627,7 +630,7 @@ swtim_adapter_free(struct swtim_adapter *adapter)
 	}
 	/* From here on the fast path refuses the adapter. */
 	__atomic_store_n(&adapter->magic, 0, __ATOMIC_RELEASE);
-	swtim_adapter_ops(adapter)->uninit(adapter);
+	swtim_base_free(adapter);
 	dev_id = adapter->params.conf.event_dev_id;
 	port_id = adapter->params.event_port_id;
 	port_from_table = adapter->port_from_table;
@@ -648,10 +651,8 @@ swtim_adapter_service_id_get(struct swtim_adapter *adapter,
 		SWTIM_LOG(ERR, "service_id_get: NULL service_id");
 		return -EINVAL;
 	}
-	/* Not an error as such: a driver may need no service. */
-	if (swtim_adapter_ops(adapter)->service_id_get == NULL)
-		return -ESRCH;
-	return swtim_adapter_ops(adapter)->service_id_get(adapter, service_id);
+	*service_id = swtim_adapter_base(adapter)->service_id;
+	return 0;
 }
 
 int
@@ -665,7 +666,7 @@ swtim_adapter_stats_get(struct swtim_adapter *adapter,
 		return -EINVAL;
 	}
 	memset(stats, 0, sizeof(*stats));
-	swtim_adapter_ops(adapter)->stats_get(adapter, stats);
+	swtim_base_stats_get(swtim_adapter_base(adapter), stats);
 	return 0;
 }
 
@@ -674,24 +675,6 @@ swtim_adapter_stats_reset(struct swtim_adapter *adapter)
 {
 	if (!swtim_adapter_check(adapter, "stats_reset"))
 		return -EINVAL;
-	swtim_adapter_ops(adapter)->stats_reset(adapter);
+	swtim_base_stats_reset(swtim_adapter_base(adapter));
 	return 0;
-}
-
-const struct swtim_adapter_params *
-swtim_adapter_params(const struct swtim_adapter *adapter)
-{
-	return &adapter->params;
-}
-
-void *
-swtim_adapter_priv(const struct swtim_adapter *adapter)
-{
-	return adapter->priv;
-}
-
-void
-swtim_adapter_priv_set(struct swtim_adapter *adapter, void *priv)
-{
-	adapter->priv = priv;
 }

@@ -55,7 +55,7 @@ struct swtim_adapter {
 	uint16_t drv_index;
 	/** The driver's name: a secondary checks it against its own. */
 	char drv_name[SWTIM_DRIVER_NAME_MAX];
-	/** Driver private data. */
+	/** The driver's adapter struct, beginning with the base. */
 	void *priv;
 	/** Fixed parameters handed to the driver. */
 	struct swtim_adapter_params params;
@@ -94,15 +94,6 @@ struct swtim_adapter *swtim_adapters_attach(void);
  */
 int swtim_adapter_secondary_attach(struct swtim_adapter *adapter);
 
-/*
- * Every registered driver and its ops, by index (swtim_driver.c); in a
- * secondary the ops of a driver once attached are swtim_secondary.c's
- * copy.
- */
-extern const struct swtim_driver *swtim_drivers_by_index[SWTIM_DRIVERS_MAX];
-extern const struct swtim_driver_ops *
-	swtim_driver_ops_by_index[SWTIM_DRIVERS_MAX];
-
 /* The ops of an adapter's driver, in this process. */
 static inline const struct swtim_driver_ops *
 swtim_adapter_ops(const struct swtim_adapter *adapter)
@@ -115,6 +106,25 @@ static inline const struct swtim_driver *
 swtim_adapter_driver(const struct swtim_adapter *adapter)
 {
 	return swtim_drivers_by_index[adapter->drv_index];
+}
+
+/*
+ * The driver's adapter struct, the base at its start (swtim_base.h).
+ * Inline: the fast path reads it on every call.
+ */
+static inline void *
+swtim_adapter_priv(const struct swtim_adapter *adapter)
+{
+	return adapter->priv;
+}
+
+struct swtim_base;
+
+/* The adapter's base (swtim_base.h), the start of its driver's struct. */
+static inline struct swtim_base *
+swtim_adapter_base(const struct swtim_adapter *adapter)
+{
+	return adapter->priv;
 }
 
 /** Whether a pointer is a live adapter of the table. */

@@ -3,27 +3,23 @@
  */
 
 /*
- * The control path every driver built on a base shares (swtim_base.h):
- * setting the base up and down, start and stop of the service, its id,
- * statistics and the next deadline, summed over the lanes.
+ * The generic layer's control path on the base (swtim_base.h), the same
+ * for every driver: creating the adapter's base and driver part and
+ * freeing it, start and stop of the service, the statistics and the next
+ * deadline summed over the lanes, the budget's reclaim, the tick count.
  */
 
 #include <errno.h>
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_malloc.h>
 #include <rte_service.h>
 #include <rte_service_component.h>
 
+#include "swtim_adapter_pvt.h"
 #include "swtim_base.h"
 #include "swtim_log.h"
-
-/* The base of an adapter built on one: where the driver's struct starts. */
-static inline struct swtim_base *
-swtim_base_of(const struct swtim_adapter *adapter)
-{
-	return swtim_adapter_priv(adapter);
-}
 
 /*
  * A tick is cut in up to 2^SWTIM_GRAIN_SHIFT_MAX grains, each of at least
@@ -52,15 +48,14 @@ swtim_base_grain_init(struct swtim_base *base)
 	base->grain_div = rte_reciprocal_value_u64(base->grain_cycles);
 }
 
-int
-swtim_base_init(struct swtim_base *base, struct swtim_adapter *adapter,
-		const struct rte_kvargs *args,
-		const struct swtim_lane_ops *ops)
+/* Set the base up in the driver's zeroed struct; -EINVAL: a bad option. */
+static int
+swtim_base_init(struct swtim_base *base, const struct swtim_adapter *adapter,
+		const struct rte_kvargs *args)
 {
-	const struct swtim_adapter_params *p = swtim_adapter_params(adapter);
+	const struct swtim_adapter_params *p = &adapter->params;
 
-	RTE_ASSERT(swtim_base_of(adapter) == base);
-	base->ops = ops;
+	base->drv_index = adapter->drv_index;
 	base->service_id = UINT32_MAX;
 	base->periodic =
 		!!(p->conf.flags & RTE_EVENT_TIMER_ADAPTER_F_PERIODIC);
@@ -158,7 +153,8 @@ swtim_base_outstanding_hint(const struct swtim_base *base)
 					     base->budget.limit);
 }
 
-int
+/* Register the adapter's service, "swtim_<short_name>_<adapter id>". */
+static int
 swtim_base_service_register(struct swtim_base *base, const char *short_name)
 {
 	int ret;
@@ -170,6 +166,46 @@ swtim_base_service_register(struct swtim_base *base, const char *short_name)
 	if (ret != 0)
 		base->service_id = UINT32_MAX;
 	return ret;
+}
+
+uint64_t
+swtim_base_deadline(const struct swtim_base *base)
+{
+	uint32_t i, nb_polled = swtim_poll_set_count(&base->polled);
+	const struct swtim_driver_ops *ops = swtim_base_ops(base);
+	const struct swtim_lane *lane;
+	uint64_t next = UINT64_MAX;
+
+	/* A dead lane is never worked on again (swtim_lane.h). */
+	for (i = 0; i < nb_polled; i++) {
+		lane = swtim_base_lane(base, base->polled.ids[i]);
+		if (swtim_evbuf_count(&lane->evbuf) != 0 &&
+		    !swtim_lane_dead(lane))
+			return 0;
+	}
+	/* Once for the adapter, not once a lane: it reads every lane. */
+	if (swtim_base_outstanding_hint(base) == 0)
+		return UINT64_MAX;
+	for (i = 0; i < nb_polled; i++) {
+		lane = swtim_base_lane(base, base->polled.ids[i]);
+		if (!swtim_lane_dead(lane))
+			next = RTE_MIN(next, ops->next_deadline(base, lane));
+	}
+	return next;
+}
+
+void
+swtim_base_ticks_account(struct swtim_base *base, uint64_t tick)
+{
+	uint64_t done = __atomic_load_n(&base->ticks_done, __ATOMIC_RELAXED);
+
+	while (tick > done)
+		if (__atomic_compare_exchange_n(&base->ticks_done, &done, tick,
+				true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+			__atomic_fetch_add(&base->adapter_tick_count,
+					   tick - done, __ATOMIC_RELAXED);
+			break;
+		}
 }
 
 /*
@@ -191,7 +227,7 @@ swtim_base_lanes_release(struct swtim_base *base)
 
 		for (pos = buf->head; buf->tags != NULL && !dead &&
 		     pos != buf->tail; pos++)
-			base->ops->waiting_drop(base,
+			swtim_base_ops(base)->waiting_drop(base,
 						swtim_evbuf_tag_of(buf, pos));
 		dropped += swtim_evbuf_count(buf);
 		swtim_evbuf_free(buf);
@@ -201,10 +237,14 @@ swtim_base_lanes_release(struct swtim_base *base)
 			  " yet enqueued", base->id, dropped);
 }
 
-void
-swtim_base_uninit(struct swtim_adapter *adapter)
+/*
+ * Undo swtim_base_create() up to where it got: the service, the buffers,
+ * the driver's part (if its init was called), the memory.
+ */
+static void
+swtim_base_destroy(struct swtim_adapter *adapter, bool driver_inited)
 {
-	struct swtim_base *base = swtim_base_of(adapter);
+	struct swtim_base *base = swtim_adapter_base(adapter);
 
 	if (base == NULL)
 		return;
@@ -215,52 +255,80 @@ swtim_base_uninit(struct swtim_adapter *adapter)
 		rte_service_component_unregister(base->service_id);
 	}
 	swtim_base_lanes_release(base);
-	base->ops->teardown(base);
-	swtim_adapter_priv_set(adapter, NULL);
+	if (driver_inited)
+		swtim_base_ops(base)->teardown(base);
+	adapter->priv = NULL;
+	rte_free(base);
+}
+
+int
+swtim_base_create(struct swtim_adapter *adapter,
+		  const struct swtim_driver *drv,
+		  const struct rte_kvargs *args)
+{
+	struct swtim_base *base;
+	int ret;
+
+	base = rte_zmalloc_socket("swtim_adapter", drv->priv_size,
+				  RTE_CACHE_LINE_SIZE,
+				  adapter->params.conf.socket_id);
+	if (base == NULL)
+		return -ENOMEM;
+	adapter->priv = base;
+	ret = swtim_base_init(base, adapter, args);
+	if (ret != 0) {
+		swtim_base_destroy(adapter, false);
+		return ret;
+	}
+	ret = swtim_base_ops(base)->init(base, &adapter->params, args);
+	if (ret == 0) {
+		RTE_VERIFY(base->lanes != NULL);
+		ret = swtim_base_service_register(base, drv->short_name);
+	}
+	if (ret != 0)
+		swtim_base_destroy(adapter, true);
+	return ret;
+}
+
+void
+swtim_base_free(struct swtim_adapter *adapter)
+{
+	swtim_base_destroy(adapter, true);
 }
 
 int
 swtim_base_start(struct swtim_adapter *adapter)
 {
-	struct swtim_base *base = swtim_base_of(adapter);
+	struct swtim_base *base = swtim_adapter_base(adapter);
+	const struct swtim_driver_ops *ops = swtim_base_ops(base);
 	uint64_t now = rte_get_timer_cycles();
 	unsigned int i;
 
 	for (i = 0; i < SWTIM_LANES_MAX; i++)
 		swtim_evbuf_stall_reset(&swtim_base_lane(base, i)->evbuf);
-	/* Ports may have been added since init; the service is out. */
-	swtim_ports_init(&base->ports, swtim_adapter_params(adapter));
+	/* Ports may have been added since create; the service is out. */
+	swtim_ports_init(&base->ports, &adapter->params);
 	/* The ticks that passed before start, or while stopped, are not
 	 * the service's: it counts from now on. */
 	__atomic_store_n(&base->ticks_done, swtim_base_tick_of(base, now),
 			 __ATOMIC_RELAXED);
-	if (base->ops->start != NULL)
-		base->ops->start(base, now);
+	if (ops->start != NULL)
+		ops->start(base, now);
 	return swtim_gate_open(&base->gate, base->service_id);
 }
 
-int
+void
 swtim_base_stop(struct swtim_adapter *adapter)
 {
-	struct swtim_base *base = swtim_base_of(adapter);
+	struct swtim_base *base = swtim_adapter_base(adapter);
 
 	swtim_gate_close(&base->gate, base->service_id);
-	return 0;
-}
-
-int
-swtim_base_service_id_get(const struct swtim_adapter *adapter,
-			  uint32_t *service_id)
-{
-	*service_id = swtim_base_of(adapter)->service_id;
-	return 0;
 }
 
 void
-swtim_base_stats_get(const struct swtim_adapter *adapter,
+swtim_base_stats_get(const struct swtim_base *base,
 		     struct rte_event_timer_adapter_stats *stats)
 {
-	const struct swtim_base *base = swtim_base_of(adapter);
 	unsigned int i;
 
 	for (i = 0; i < SWTIM_LANES_MAX; i++)
@@ -278,9 +346,8 @@ swtim_base_stats_get(const struct swtim_adapter *adapter,
 }
 
 void
-swtim_base_stats_reset(struct swtim_adapter *adapter)
+swtim_base_stats_reset(struct swtim_base *base)
 {
-	struct swtim_base *base = swtim_base_of(adapter);
 	unsigned int i;
 
 	for (i = 0; i < SWTIM_LANES_MAX; i++)
@@ -294,12 +361,4 @@ swtim_base_stats_reset(struct swtim_adapter *adapter)
 	swtim_base_ticks_account(base,
 			swtim_base_tick_of(base, rte_get_timer_cycles()));
 	__atomic_store_n(&base->adapter_tick_count, 0, __ATOMIC_RELAXED);
-}
-
-uint64_t
-swtim_base_next_deadline(const struct swtim_adapter *adapter)
-{
-	const struct swtim_base *base = swtim_base_of(adapter);
-
-	return swtim_base_deadline(base);
 }

@@ -7,15 +7,15 @@
 
 /**
  * @file
- * The part of a driver's adapter that every driver shares: the lanes
- * (swtim_lane.h) and the service that empties them, the nb_timers
- * budget, the adapter's clock in ticks, its event ports, and the control
- * ops built on them (start, stop, service id, statistics, next deadline,
- * free). A driver's adapter begins with a struct swtim_base; the driver
- * adds its fast path (arm, cancel, remaining ticks, into its per-lcore
- * stores) and, through struct swtim_lane_ops, the few things the shared
- * service needs to know about a store: whether it has timers due, how to
- * expire them into the lane's buffer, when its next timer is due.
+ * The part of a driver's adapter that the generic layer owns, at the
+ * start of every driver's adapter struct: the lanes (swtim_lane.h), one
+ * per lcore, each inside the driver's store for that lcore; the
+ * nb_timers budget; the adapter's clock in ticks and grains; and on
+ * cache lines of their own the service's side: its id and gate, its
+ * event ports, the idle state. The generic layer sets the base up, runs
+ * the one service loop (swtim_service.c) and the control path (start,
+ * stop, statistics, next deadline, free: swtim_base.c) on it; a driver's
+ * operations (swtim_driver.h) are all called with it.
  *
  * The service (swtim_service_run()) is MT safe: runs on several service
  * lcores split the lanes between them, each claiming a lane for as long
@@ -38,64 +38,16 @@
 #include "swtim_port.h"
 #include "swtim_service.h"
 
-struct swtim_base;
-
-/** What a driver tells the shared service and control path. */
-struct swtim_lane_ops {
-	/**
-	 * Whether a lane whose buffer is empty may have timers due at tick
-	 * (timer cycles now). Read without the lane's claim, as a hint: a
-	 * false yes costs a claim and a scan that finds nothing, a false no
-	 * delays the timers to the next run.
-	 */
-	bool (*due)(const struct swtim_base *base,
-		    const struct swtim_lane *lane, uint64_t now, uint64_t tick);
-	/**
-	 * Expire the due timers of a claimed lane, whose buffer is empty,
-	 * into its buffer and flush it with swtim_lane_flush() (as often as
-	 * the driver likes: the wheel flushes each chunk). Return whether
-	 * anything expired or went to the device.
-	 */
-	bool (*scan)(struct swtim_base *base, struct swtim_lane *lane,
-		     struct swtim_port *port, uint64_t now, uint64_t tick);
-	/**
-	 * Timer-cycle time at which the lane's store next has a timer due
-	 * (0: now; UINT64_MAX: none), for a lane whose buffer is empty;
-	 * asked only while some timer may be outstanding
-	 * (swtim_base_outstanding_hint()). MT safe against the fast path
-	 * and the service.
-	 */
-	uint64_t (*next_deadline)(const struct swtim_base *base,
-				  const struct swtim_lane *lane);
-	/**
-	 * Periodic adapters: the device has taken the n events from
-	 * free-running buffer index first on; put their timers (the events'
-	 * tags) back into the lane's store for their next period. Called
-	 * with the lane claimed.
-	 */
-	void (*periodic_resume)(struct swtim_base *base,
-				struct swtim_lane *lane, uint32_t first,
-				uint32_t n);
-	/**
-	 * Periodic adapters, at free: the timer whose event, tagged tag,
-	 * still waits in a buffer is cancelled (its state CANCELED).
-	 */
-	void (*waiting_drop)(struct swtim_base *base, uintptr_t tag);
-	/**
-	 * At free, once the service is gone and the buffers released:
-	 * cancel what the stores still hold and free every bit of the
-	 * driver's memory, the adapter struct holding the base included.
-	 * Also called to undo an init that failed half way.
-	 */
-	void (*teardown)(struct swtim_base *base);
-	/**
-	 * Optional: at the start of each service run, inside the gate;
-	 * false ends the run at once.
-	 */
-	bool (*run_begin)(struct swtim_base *base);
-	/** Optional: at start, before the service may run (now: the clock). */
-	void (*start)(struct swtim_base *base, uint64_t now);
-};
+/*
+ * Most expiries a service run asks a driver to put into a lane's buffer
+ * before it offers them to the device (struct swtim_driver_ops.expire):
+ * workers start on a large expiry before the run has expired all of it,
+ * and a driver that holds its store's lock while it expires (the wheel)
+ * keeps a producer arming there waiting a few microseconds at most;
+ * large enough that each enqueue call, and each take of that lock, is
+ * spread over many timers.
+ */
+#define SWTIM_EXPIRE_BURST 256
 
 /** The shared part of a driver's adapter, at the start of the driver's. */
 struct swtim_base {
@@ -127,7 +79,12 @@ struct swtim_base {
 	/** Lane 0, inside the driver's first store; lane i lane_stride on. */
 	char *lanes;
 	size_t lane_stride;
-	const struct swtim_lane_ops *ops;
+	/**
+	 * The driver, by index: its operations are found in each process's
+	 * own table (swtim_base_ops()), for this struct is in memory that
+	 * processes share, and a function's address is one process's.
+	 */
+	uint16_t drv_index;
 
 	/* Service side. */
 	uint32_t service_id __rte_cache_aligned;
@@ -138,6 +95,20 @@ struct swtim_base {
 	struct swtim_ports ports;
 	struct swtim_idle idle;
 };
+
+/**
+ * The operations of the base's driver, in this process.
+ *
+ * @param base
+ *   The adapter's base.
+ * @return
+ *   The driver's operations.
+ */
+static __rte_always_inline const struct swtim_driver_ops *
+swtim_base_ops(const struct swtim_base *base)
+{
+	return swtim_driver_ops_by_index[base->drv_index];
+}
 
 /**
  * Lane id of an adapter.
@@ -219,27 +190,8 @@ swtim_base_grain_after(const struct swtim_base *base, uint64_t now)
 void swtim_base_ticks_account(struct swtim_base *base, uint64_t tick);
 
 /**
- * Set the base up, in a driver's init, on the driver's zeroed adapter
- * struct that swtim_adapter_priv() gives (the base at its start).
- *
- * @param base
- *   The base.
- * @param adapter
- *   The adapter.
- * @param args
- *   Driver options (the base reads max_sleep_us, SWTIM_IDLE_ARG).
- * @param ops
- *   The driver's lane ops.
- * @return
- *   0, or -EINVAL for a bad option (logged).
- */
-int swtim_base_init(struct swtim_base *base, struct swtim_adapter *adapter,
-		    const struct rte_kvargs *args,
-		    const struct swtim_lane_ops *ops);
-
-/**
- * Tell the base where the lanes are: lane i at first + i * stride, for
- * SWTIM_LANES_MAX lanes, each set empty here.
+ * In a driver's init: tell the base where the lanes are, lane i at
+ * first + i * stride, for SWTIM_LANES_MAX lanes, each set empty here.
  *
  * @param base
  *   The base.
@@ -319,41 +271,10 @@ swtim_base_arm_begin(struct swtim_base *base, struct swtim_lane *lane,
 uint64_t swtim_base_outstanding_hint(const struct swtim_base *base);
 
 /**
- * Register the adapter's service, named "swtim_<short_name>_<adapter
- * id>", last in a driver's init.
- *
- * @param base
- *   The base.
- * @param short_name
- *   The driver's short name.
- * @return
- *   0 or the error of rte_service_component_register().
- */
-int swtim_base_service_register(struct swtim_base *base,
-				const char *short_name);
-
-/**
- * Offer a claimed lane's buffered events to the device through port, and
- * for a periodic adapter put the timers of those it took back into their
- * store (periodic_resume). For the driver's scan.
- *
- * @param base
- *   The base.
- * @param lane
- *   The lane, claimed.
- * @param port
- *   The lane's port.
- * @return
- *   Events the device took.
- */
-uint32_t swtim_lane_flush(struct swtim_base *base, struct swtim_lane *lane,
-			  struct swtim_port *port);
-
-/**
  * Timer-cycle time by which the service must run next: 0 if a lane has
  * events waiting, the earliest of the lanes' next deadlines otherwise
  * (UINT64_MAX: nothing armed). MT safe against the fast path and the
- * service.
+ * service; in any process.
  *
  * @param base
  *   The base.
@@ -363,37 +284,70 @@ uint32_t swtim_lane_flush(struct swtim_base *base, struct swtim_lane *lane,
 uint64_t swtim_base_deadline(const struct swtim_base *base);
 
 /**
- * The service of every adapter built on a base: claims each lane that
- * may have work, flushes what its buffer still holds, lets the driver
- * expire what is due (scan), maintains the ports and idles. The argument
- * is the base.
+ * Create the adapter's base and driver part: drv->priv_size bytes,
+ * zeroed, the base set up (it reads SWTIM_IDLE_ARG), the driver's init,
+ * the service registered, named after the driver's short name. Sets the
+ * adapter's priv. Called by create with swtim_adapters_lock held.
+ *
+ * @param adapter
+ *   The adapter, its parameters and driver index set.
+ * @param drv
+ *   Its driver.
+ * @param args
+ *   The options, checked against the generic and the driver's keys.
+ * @return
+ *   0, or -errno with nothing left behind (logged).
  */
-int32_t swtim_service_run(void *arg);
-
-/** @name Control ops for struct swtim_driver_ops, built on the base. */
-/**@{*/
-void swtim_base_uninit(struct swtim_adapter *adapter);
-int swtim_base_start(struct swtim_adapter *adapter);
-int swtim_base_stop(struct swtim_adapter *adapter);
-int swtim_base_service_id_get(const struct swtim_adapter *adapter,
-			      uint32_t *service_id);
-void swtim_base_stats_get(const struct swtim_adapter *adapter,
-			  struct rte_event_timer_adapter_stats *stats);
-void swtim_base_stats_reset(struct swtim_adapter *adapter);
-uint64_t swtim_base_next_deadline(const struct swtim_adapter *adapter);
-/**@}*/
+int swtim_base_create(struct swtim_adapter *adapter,
+		      const struct swtim_driver *drv,
+		      const struct rte_kvargs *args);
 
 /**
- * The control ops every driver built on a base takes as they are; the
- * driver adds init and its fast path.
+ * Free what swtim_base_create() made, on a stopped adapter: the service
+ * quiesced and unregistered, the buffers' events dropped (waiting
+ * periodic timers cancelled), the driver's teardown, the memory.
+ *
+ * @param adapter
+ *   The adapter.
  */
-#define SWTIM_BASE_CONTROL_OPS \
-	.uninit = swtim_base_uninit, \
-	.start = swtim_base_start, \
-	.stop = swtim_base_stop, \
-	.service_id_get = swtim_base_service_id_get, \
-	.stats_get = swtim_base_stats_get, \
-	.stats_reset = swtim_base_stats_reset, \
-	.next_deadline = swtim_base_next_deadline
+void swtim_base_free(struct swtim_adapter *adapter);
+
+/**
+ * Let the service deliver: set the ports up, count ticks from now, the
+ * driver's start, open the gate.
+ *
+ * @param adapter
+ *   The adapter, stopped, its service mapped.
+ * @return
+ *   0, or the error of rte_service_component_runstate_set().
+ */
+int swtim_base_start(struct swtim_adapter *adapter);
+
+/**
+ * Close the gate: returns once no service run is inside the adapter.
+ *
+ * @param adapter
+ *   The adapter.
+ */
+void swtim_base_stop(struct swtim_adapter *adapter);
+
+/**
+ * Add the lanes' counters and the ticks up to now to stats.
+ *
+ * @param base
+ *   The base.
+ * @param[out] stats
+ *   Zeroed by the caller.
+ */
+void swtim_base_stats_get(const struct swtim_base *base,
+			  struct rte_event_timer_adapter_stats *stats);
+
+/**
+ * Count from now on (swtim_lane_stats_reset(): no counter is written).
+ *
+ * @param base
+ *   The base.
+ */
+void swtim_base_stats_reset(struct swtim_base *base);
 
 #endif /* SWTIM_BASE_H */

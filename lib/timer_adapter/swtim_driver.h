@@ -9,17 +9,22 @@
  * @file
  * The interface between the generic adapter layer and a timer driver.
  *
- * Not for applications. A driver fills a struct swtim_driver and
- * registers it from a constructor with SWTIM_DRIVER_REGISTER(), the way
- * DPDK PMDs register themselves; swtim_adapter_create_with_driver() picks
- * it by name.
+ * Not for applications. A driver fills a struct swtim_driver, one table
+ * of operations included, and registers it from a constructor with
+ * SWTIM_DRIVER_REGISTER(), the way DPDK PMDs register themselves;
+ * swtim_adapter_create_with_driver() picks it by name.
  *
- * Division of work: the generic layer validates every argument the
- * contract defines (adapter handle, timer state, timeout range, schedule
- * type) before it calls the driver, so a driver's fast path only sees
- * timers that are valid to arm or cancel. The driver owns its timers'
- * storage, the nb_timers limit (ENOSPC), the cancel/expiry race (EAGAIN)
- * and the delivery of expiry events.
+ * Division of work: the generic layer owns the adapter and everything
+ * every driver shares (swtim_base.h): the lanes, the service loop, the
+ * event buffers and their flush to the device, the nb_timers budget,
+ * sleeping when idle, the statistics, the options every driver takes
+ * (SWTIM_IDLE_ARG), the finest tick and the capabilities. It validates
+ * every argument the contract defines (adapter handle, timer state,
+ * timeout range, schedule type) before it calls the driver, so a driver's
+ * fast path only sees timers that are valid to arm or cancel. The driver
+ * owns its timers' storage, one store per lane, the race between cancel
+ * and expiry (EAGAIN), and turning its due timers into expiry events in
+ * a lane's buffer.
  */
 
 #include <stdbool.h>
@@ -59,71 +64,117 @@ struct swtim_adapter_params {
 	uint64_t max_tmo_ticks;
 };
 
-/** Driver ops. Every op is mandatory unless marked optional. */
+struct swtim_base;
+struct swtim_lane;
+
+/**
+ * A driver's operations, every one called with the adapter's base (the
+ * start of the driver's adapter struct, struct swtim_driver.priv_size
+ * bytes that the generic layer allocates zeroed). Mandatory unless marked
+ * optional. A process finds a driver's table through the driver's index,
+ * never through memory processes share (swtim_base.h).
+ */
 struct swtim_driver_ops {
 	/**
-	 * Set the adapter up. args holds only keys from valid_args. Store
-	 * private data with swtim_adapter_priv_set(). Return 0 or -errno.
-	 * The adapter's event ports are not known yet (they are taken once
-	 * init has succeeded, so that a refused adapter adds no port to the
-	 * device): read them at start.
+	 * Set the driver's part of the adapter up: its stores, and where
+	 * the lanes in them are (swtim_base_lanes_set()). The base is set
+	 * up; the service is registered after init and the event ports are
+	 * known only at start. args holds only keys from the generic layer's
+	 * and the driver's valid_args. Return 0 or -errno; teardown follows
+	 * a failure.
 	 */
-	int (*init)(struct swtim_adapter *adapter,
+	int (*init)(struct swtim_base *base,
+		    const struct swtim_adapter_params *params,
 		    const struct rte_kvargs *args);
 	/**
-	 * Release everything init allocated and every outstanding timer
-	 * (setting armed timers to CANCELED). Called on a stopped adapter.
+	 * At free, once the service is gone and the buffers released, or
+	 * after an init that failed half way: mark CANCELED what the stores
+	 * still hold and free what init allocated (not the adapter struct,
+	 * which is the generic layer's).
 	 */
-	void (*uninit)(struct swtim_adapter *adapter);
-	/** Let the service deliver expiries. Return 0 or -errno. */
-	int (*start)(struct swtim_adapter *adapter);
-	/** Stop delivering; return only once the service is out. */
-	int (*stop)(struct swtim_adapter *adapter);
-	/** Optional: the service id; NULL means the driver has none. */
-	int (*service_id_get)(const struct swtim_adapter *adapter,
-			      uint32_t *service_id);
-	/** Fill the stats. */
-	void (*stats_get)(const struct swtim_adapter *adapter,
-			  struct rte_event_timer_adapter_stats *stats);
-	/** Zero the stats. */
-	void (*stats_reset)(struct swtim_adapter *adapter);
+	void (*teardown)(struct swtim_base *base);
 	/**
-	 * Arm nb timers, already validated, each with its timeout_ticks.
-	 * timeout_ticks is 0 for swtim_arm_burst(); for
-	 * swtim_arm_tmo_tick_burst() it is the timeout every one of them
+	 * Optional: make an adapter that another process (the primary)
+	 * created usable from this one, a secondary, for the fast path; called
+	 * by every swtim_adapter_lookup() in a secondary, so it must be cheap
+	 * once done. For what a library keeps per process (librte_timer's
+	 * pointer to its shared lists). Return 0 or -errno.
+	 */
+	int (*attach)(struct swtim_base *base);
+	/** Optional: at start, before the service may run (now: the clock). */
+	void (*start)(struct swtim_base *base, uint64_t now);
+	/**
+	 * Arm nb timers, already validated, each with its timeout_ticks, on
+	 * the caller's lane (swtim_lane_of_caller()), its budget taken with
+	 * swtim_base_arm_begin(). timeout_ticks is 0 for swtim_arm_burst();
+	 * for swtim_arm_tmo_tick_burst() it is the timeout every one of them
 	 * has (the generic layer has copied it into each), which a driver
 	 * may use to place them all at once. Return how many were armed
-	 * from the front; on a short return set rte_errno (ENOSPC).
+	 * from the front; on a short return set rte_errno (ENOSPC,
+	 * ENOTRECOVERABLE).
 	 */
-	uint16_t (*arm_burst)(const struct swtim_adapter *adapter,
+	uint16_t (*arm_burst)(struct swtim_base *base,
 			      struct rte_event_timer **evtims,
 			      uint64_t timeout_ticks, uint16_t nb);
 	/**
-	 * Cancel nb timers, each seen ARMED by the generic layer. Return how
-	 * many were cancelled from the front; on a short return set
-	 * rte_errno (EAGAIN, or EINVAL if it expired meanwhile).
+	 * Cancel nb timers, each seen ARMED by the generic layer, giving
+	 * their budget back (swtim_credit_give()). Return how many were
+	 * cancelled from the front; on a short return set rte_errno (EAGAIN,
+	 * EINVAL if it expired meanwhile, ENOTRECOVERABLE).
 	 */
-	uint16_t (*cancel_burst)(const struct swtim_adapter *adapter,
+	uint16_t (*cancel_burst)(struct swtim_base *base,
 				 struct rte_event_timer **evtims, uint16_t nb);
 	/** Ticks left for an ARMED timer (rounded up, 0 once due). */
-	int (*remaining_ticks_get)(const struct swtim_adapter *adapter,
+	int (*remaining_ticks_get)(const struct swtim_base *base,
 				   const struct rte_event_timer *evtim,
 				   uint64_t *ticks_remaining);
 	/**
-	 * Timer-cycle time by which the service must run next: 0 if it has
-	 * work now, UINT64_MAX if nothing is armed. Never later than the
-	 * first expiry. MT safe against the fast path and the service.
+	 * Optional: at the start of each service run, inside the gate;
+	 * false ends the run at once.
 	 */
-	uint64_t (*next_deadline)(const struct swtim_adapter *adapter);
+	bool (*run_begin)(struct swtim_base *base);
 	/**
-	 * Optional: make an adapter that another process (the primary)
-	 * created usable from this one, a secondary, for the fast path and
-	 * the statistics; called by every swtim_adapter_lookup() in a
-	 * secondary, so it must be cheap once done. For what a library
-	 * keeps per process (librte_timer's pointer to its shared lists).
-	 * Return 0 or -errno.
+	 * Whether a lane whose buffer is empty may have timers due at now
+	 * (timer cycles). Read without the lane's claim, as a hint: a false
+	 * yes costs a claim and an expire that finds nothing, a false no
+	 * delays the timers to the next run.
 	 */
-	int (*attach)(struct swtim_adapter *adapter);
+	bool (*due)(const struct swtim_base *base,
+		    const struct swtim_lane *lane, uint64_t now);
+	/**
+	 * Expire due timers of a claimed lane, whose buffer is empty, into
+	 * its buffer (swtim_evbuf_reserve() and _commit(); a one-shot timer
+	 * NOT_ARMED once its event is built, a periodic one's event tagged
+	 * with what periodic_resume and waiting_drop are given), up to max
+	 * of them where the driver can stop there. Return how many events it
+	 * put in the buffer: the generic layer offers them to the device and,
+	 * if that took them all and the return was max or more, asks again.
+	 */
+	uint32_t (*expire)(struct swtim_base *base, struct swtim_lane *lane,
+			   uint64_t now, uint32_t max);
+	/**
+	 * Timer-cycle time at which the lane's store next has a timer due
+	 * (0: now; UINT64_MAX: none), for a lane whose buffer is empty;
+	 * asked only while some timer may be outstanding
+	 * (swtim_base_outstanding_hint()). MT safe against the fast path
+	 * and the service; called in any process.
+	 */
+	uint64_t (*next_deadline)(const struct swtim_base *base,
+				  const struct swtim_lane *lane);
+	/**
+	 * Periodic adapters: the device has taken the n events from
+	 * free-running buffer index first on; put their timers (the events'
+	 * tags) back into the lane's store for their next period. Called
+	 * with the lane claimed.
+	 */
+	void (*periodic_resume)(struct swtim_base *base,
+				struct swtim_lane *lane, uint32_t first,
+				uint32_t n);
+	/**
+	 * Periodic adapters, at free: the timer whose event, tagged tag,
+	 * still waits in a buffer is cancelled (its state CANCELED).
+	 */
+	void (*waiting_drop)(struct swtim_base *base, uintptr_t tag);
 };
 
 /** A timer driver. */
@@ -138,15 +189,46 @@ struct swtim_driver {
 	uint16_t index;
 	/** Name applications choose the driver by. */
 	const char *name;
-	/** NULL-terminated list of option keys the driver accepts. */
+	/**
+	 * Short name for the adapter's service, "swtim_<short_name>_<id>";
+	 * at most SWTIM_DRIVER_SHORT_NAME_MAX - 1 characters.
+	 */
+	const char *short_name;
+	/**
+	 * Optional: NULL-terminated list of the option keys the driver takes
+	 * besides the generic layer's (SWTIM_IDLE_ARG).
+	 */
 	const char *const *valid_args;
-	/** Finest tick the driver supports, in ns. */
-	uint64_t min_tick_ns;
-	/** RTE_EVENT_TIMER_ADAPTER_CAP_* the driver offers. */
-	uint32_t caps;
-	/** The driver's ops. */
+	/** Size of the driver's adapter struct, a struct swtim_base first. */
+	size_t priv_size;
+	/** The driver's operations. */
 	const struct swtim_driver_ops *ops;
+	/**
+	 * Finest tick, in ns: set by swtim_driver_register() to the generic
+	 * layer's, SWTIM_MIN_TICK_NS, every driver's.
+	 */
+	uint64_t min_tick_ns;
+	/**
+	 * RTE_EVENT_TIMER_ADAPTER_CAP_*: set by swtim_driver_register() to
+	 * the generic layer's, SWTIM_DRIVER_CAPS, every driver's.
+	 */
+	uint32_t caps;
 };
+
+/**
+ * Finest tick of every driver: the tick is the service's, and below a
+ * microsecond the service's own run time dominates.
+ */
+#define SWTIM_MIN_TICK_NS 1000
+
+/**
+ * What every driver offers: periodic timers, whose events the generic
+ * layer's buffers tag and whose next period its flush asks for.
+ */
+#define SWTIM_DRIVER_CAPS RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC
+
+/** Longest driver short name, with its terminating NUL. */
+#define SWTIM_DRIVER_SHORT_NAME_MAX 8
 
 /** Most drivers one process registers. */
 #define SWTIM_DRIVERS_MAX 16
@@ -155,10 +237,22 @@ struct swtim_driver {
 #define SWTIM_DRIVER_NAME_MAX 32
 
 /**
+ * Every registered driver by its index, and its operations, this
+ * process's own: an adapter in shared memory names its driver by index.
+ * In a secondary the operations of a driver once attached are a copy
+ * whose arm_burst checks where the timers are (swtim_secondary.c).
+ */
+extern const struct swtim_driver *swtim_drivers_by_index[SWTIM_DRIVERS_MAX];
+extern const struct swtim_driver_ops *
+	swtim_driver_ops_by_index[SWTIM_DRIVERS_MAX];
+
+/**
  * Add a driver to the list create chooses from. Called from constructors.
- * Panics on a NULL driver, name or ops, a name already registered or
- * longer than SWTIM_DRIVER_NAME_MAX - 1, or more than SWTIM_DRIVERS_MAX
- * drivers.
+ * Panics on a NULL driver, name, short name or ops, a mandatory op
+ * missing, a priv_size below struct swtim_base's, a name already
+ * registered or longer than SWTIM_DRIVER_NAME_MAX - 1, a short name
+ * longer than SWTIM_DRIVER_SHORT_NAME_MAX - 1, or more than
+ * SWTIM_DRIVERS_MAX drivers.
  *
  * @param driver
  *   The driver; must live as long as the process.
@@ -181,37 +275,6 @@ const struct swtim_driver *swtim_driver_find(const char *name);
 	{ \
 		swtim_driver_register(&(drv)); \
 	}
-
-/**
- * The adapter's fixed parameters.
- *
- * @param adapter
- *   The adapter.
- * @return
- *   Its parameters; valid while the adapter exists.
- */
-const struct swtim_adapter_params *
-swtim_adapter_params(const struct swtim_adapter *adapter);
-
-/**
- * The driver's private data.
- *
- * @param adapter
- *   The adapter.
- * @return
- *   What the driver stored with swtim_adapter_priv_set().
- */
-void *swtim_adapter_priv(const struct swtim_adapter *adapter);
-
-/**
- * Store the driver's private data.
- *
- * @param adapter
- *   The adapter.
- * @param priv
- *   Driver data.
- */
-void swtim_adapter_priv_set(struct swtim_adapter *adapter, void *priv);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@
 
 #include "swtim.h"
 #include "swtim_adapter_pvt.h"
+#include "swtim_base.h"
 
 /* Why a timer cannot be armed: the errno and the state to leave it in. */
 struct swtim_arm_error {
@@ -147,8 +148,9 @@ swtim_arm_chunk(const struct swtim_adapter *adapter,
 			evtim->timeout_ticks = timeout_ticks;
 	}
 	if (n > 0)
-		armed = swtim_adapter_ops(adapter)->arm_burst(adapter,
-				evtims, same_tmo ? timeout_ticks : 0, n);
+		armed = swtim_adapter_ops(adapter)->arm_burst(
+				swtim_adapter_base(adapter), evtims,
+				same_tmo ? timeout_ticks : 0, n);
 	if (armed == n && n < nb_evtims) {
 		if (e.state != RTE_EVENT_TIMER_NOT_ARMED)
 			__atomic_store_n(&evtims[n]->state, e.state,
@@ -193,8 +195,8 @@ swtim_cancel_chunk(const struct swtim_adapter *adapter,
 		}
 	}
 	if (n > 0)
-		cancelled = swtim_adapter_ops(adapter)->cancel_burst(adapter,
-				evtims, n);
+		cancelled = swtim_adapter_ops(adapter)->cancel_burst(
+				swtim_adapter_base(adapter), evtims, n);
 	if (cancelled == n && n < nb_evtims)
 		rte_errno = err;
 	return cancelled;
@@ -305,7 +307,7 @@ swtim_adapter_next_deadline(const struct swtim_adapter *adapter,
 {
 	if (!swtim_adapter_is_valid(adapter) || next_cycles == NULL)
 		return -EINVAL;
-	*next_cycles = swtim_adapter_ops(adapter)->next_deadline(adapter);
+	*next_cycles = swtim_base_deadline(swtim_adapter_base(adapter));
 	return 0;
 }
 
@@ -319,6 +321,6 @@ swtim_remaining_ticks_get(const struct swtim_adapter *adapter,
 		return -EINVAL;
 	if (swtim_evtim_state(evtim) != RTE_EVENT_TIMER_ARMED)
 		return -EINVAL;
-	return swtim_adapter_ops(adapter)->remaining_ticks_get(adapter,
-			evtim, ticks_remaining);
+	return swtim_adapter_ops(adapter)->remaining_ticks_get(
+			swtim_adapter_base(adapter), evtim, ticks_remaining);
 }

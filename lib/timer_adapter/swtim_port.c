@@ -39,6 +39,7 @@
 #include <rte_eventdev.h>
 
 #include "swtim_adapter_pvt.h"
+#include "swtim_base.h"
 #include "swtim_log.h"
 #include "swtim_port.h"
 
@@ -191,9 +192,10 @@ swtim_dev_adapters_pause(uint8_t dev_id)
 		struct swtim_adapter *a = &swtim_adapters[i];
 
 		if (swtim_adapter_is_valid(a) && a->started &&
-		    a->params.conf.event_dev_id == dev_id &&
-		    swtim_adapter_ops(a)->stop(a) == 0)
+		    a->params.conf.event_dev_id == dev_id) {
+			swtim_base_stop(a);
 			paused |= UINT64_C(1) << i;
+		}
 	}
 	return paused;
 }
@@ -205,8 +207,7 @@ swtim_dev_adapters_resume(uint64_t paused)
 
 	for (i = 0; i < SWTIM_ADAPTER_NUM_MAX; i++)
 		if ((paused >> i & 1) &&
-		    swtim_adapter_ops(&swtim_adapters[i])->start(
-				&swtim_adapters[i]) != 0) {
+		    swtim_base_start(&swtim_adapters[i]) != 0) {
 			SWTIM_LOG(ERR, "adapter %u could not be started again "
 				  "after its event device was", i);
 			swtim_adapters[i].started = false;
@@ -258,11 +259,17 @@ swtim_port_add(uint8_t dev_id, bool grow, uint8_t *port_id, bool *added,
 	*port_id = port;
 restart:
 	if (started && rte_event_dev_start(dev_id) < 0) {
-		SWTIM_LOG(ERR, "restarting event device %u failed", dev_id);
+		SWTIM_LOG(ERR, "restarting event device %u failed: its "
+			  "adapters wait until the application starts it",
+			  dev_id);
 		if (ret == 0)
 			ret = -EIO;
 	}
-	/* Stopped, a device refuses every event: theirs wait in them. */
+	/*
+	 * Started again even on a device that stays stopped: their services
+	 * leave such a device alone (swtim_ports_device_ready()) and their
+	 * expiries wait in them, to go once the application has started it.
+	 */
 	if (started)
 		swtim_dev_adapters_resume(paused);
 	return ret;

@@ -171,23 +171,34 @@ swtim_ports_maintain(struct swtim_ports *ports, uint64_t now)
 }
 
 /**
- * Whether the ports' event device runs. While it is stopped, DPDK 22.11
- * gives it dummy fast-path functions, which refuse every event and log
- * an error at every call; so the service leaves the device alone then.
+ * Whether the ports' event device has its fast path in place, so that the
+ * service may enqueue to it and maintain its ports. Not while the device
+ * is stopped: DPDK (22.11 to 25.11) then gives it functions that refuse
+ * every event and log every call, and port pointers that are all NULL.
+ * Nor at the moment rte_event_dev_start() has marked the device started
+ * and not yet copied its functions and ports into rte_event_fp_ops[]:
+ * the device's own enqueue or maintenance handed the stopped device's
+ * NULL port crashes (event_dsw's maintain did, under a running adapter,
+ * once a restart that failed had left the device stopped for the
+ * application to start). So the test is the port pointer the inline
+ * fast path will pass, the last thing that copy stores; not the started
+ * flag, which is set before it. Two loads and no call, for every run.
  *
  * @param ports
  *   The ports, set up.
  * @return
- *   true if the device is started.
+ *   true if the device's fast path may be called.
  */
 static inline bool
-swtim_ports_device_started(const struct swtim_ports *ports)
+swtim_ports_device_ready(const struct swtim_ports *ports)
 {
-	uint32_t started = 0;
+	const struct swtim_port *p = &ports->port[0];
+	void **data = __atomic_load_n(&rte_event_fp_ops[p->dev_id].data,
+				      __ATOMIC_ACQUIRE);
 
-	return rte_event_dev_attr_get(ports->port[0].dev_id,
-				      RTE_EVENT_DEV_ATTR_STARTED,
-				      &started) == 0 && started != 0;
+	/* Once seen, it stays until the device is stopped again, which
+	 * DPDK wants done only under stopped adapters. */
+	return __atomic_load_n(&data[p->port_id], __ATOMIC_RELAXED) != NULL;
 }
 
 #endif /* SWTIM_PORT_H */

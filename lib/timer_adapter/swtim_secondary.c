@@ -22,6 +22,7 @@
 #include <rte_memory.h>
 
 #include "swtim_adapter_pvt.h"
+#include "swtim_base.h"
 #include "swtim_log.h"
 
 /* A secondary's ops of each driver, under swtim_adapters_lock. */
@@ -33,22 +34,23 @@ static struct swtim_driver_ops swtim_secondary_ops[SWTIM_DRIVERS_MAX];
  * EINVAL at the first that is not.
  */
 static uint16_t
-swtim_secondary_arm_burst(const struct swtim_adapter *adapter,
+swtim_secondary_arm_burst(struct swtim_base *base,
 			  struct rte_event_timer **evtims,
 			  uint64_t timeout_ticks, uint16_t nb)
 {
-	const struct swtim_driver *drv = swtim_adapter_driver(adapter);
+	const struct swtim_driver *drv =
+		swtim_drivers_by_index[base->drv_index];
 	uint16_t n, armed = 0;
 
 	for (n = 0; n < nb; n++)
 		if (rte_mem_virt2memseg_list(evtims[n]) == NULL)
 			break;
 	if (n > 0)
-		armed = drv->ops->arm_burst(adapter, evtims, timeout_ticks, n);
+		armed = drv->ops->arm_burst(base, evtims, timeout_ticks, n);
 	if (armed == n && n < nb) {
 		SWTIM_LOG(ERR, "arm: timer %p of adapter %u is not in DPDK "
 			  "memory (rte_malloc, mempool): the primary could not "
-			  "deliver it", (void *)evtims[n], adapter->id);
+			  "deliver it", (void *)evtims[n], base->id);
 		rte_errno = EINVAL;
 	}
 	return armed;
@@ -89,7 +91,7 @@ swtim_adapter_secondary_attach(struct swtim_adapter *adapter)
 		return -1;
 	}
 	if (drv->ops->attach != NULL) {
-		ret = drv->ops->attach(adapter);
+		ret = drv->ops->attach(swtim_adapter_base(adapter));
 		if (ret != 0) {
 			SWTIM_LOG(ERR, "lookup: driver %s cannot attach adapter"
 				  " %u in this process: %s", drv->name,

@@ -2,6 +2,16 @@
  * Copyright(c) 2026 The swtim authors
  */
 
+/*
+ * The adapter's service (swtim_service.h): registering it, quiescing it
+ * before free, and the one loop every driver's adapter runs. A run goes
+ * one way: the gate, the device's readiness, the clock; then for each
+ * lane that may have work, claimed, its buffer offered to the device, the
+ * driver's expire, that burst offered (swtim_service_lane_work()), the
+ * driver called back only to put periodic timers back; then the ports'
+ * maintenance and the idle sleep.
+ */
+
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -100,9 +110,15 @@ swtim_service_quiesce(uint32_t service_id)
 	}
 }
 
-uint32_t
-swtim_lane_flush(struct swtim_base *base, struct swtim_lane *lane,
-		 struct swtim_port *port)
+/*
+ * Offer a claimed lane's buffered events to the device through port, and
+ * for a periodic adapter give the timers of those it took back to the
+ * driver for their next period. Returns the events the device took.
+ */
+static uint32_t
+swtim_service_flush(struct swtim_base *base,
+		    const struct swtim_driver_ops *ops, struct swtim_lane *lane,
+		    struct swtim_port *port)
 {
 	uint32_t first = lane->evbuf.head, accepted;
 
@@ -112,82 +128,53 @@ swtim_lane_flush(struct swtim_base *base, struct swtim_lane *lane,
 				     &lane->stats.evtim_retry_count);
 	lane->stats.ev_enq_count += accepted;
 	if (base->periodic && accepted != 0)
-		base->ops->periodic_resume(base, lane, first, accepted);
+		ops->periodic_resume(base, lane, first, accepted);
 	return accepted;
-}
-
-uint64_t
-swtim_base_deadline(const struct swtim_base *base)
-{
-	uint32_t i, nb_polled = swtim_poll_set_count(&base->polled);
-	const struct swtim_lane *lane;
-	uint64_t next = UINT64_MAX;
-
-	/* A dead lane is never worked on again (swtim_lane.h). */
-	for (i = 0; i < nb_polled; i++) {
-		lane = swtim_base_lane(base, base->polled.ids[i]);
-		if (swtim_evbuf_count(&lane->evbuf) != 0 &&
-		    !swtim_lane_dead(lane))
-			return 0;
-	}
-	/* Once for the adapter, not once a lane: it reads every lane. */
-	if (swtim_base_outstanding_hint(base) == 0)
-		return UINT64_MAX;
-	for (i = 0; i < nb_polled; i++) {
-		lane = swtim_base_lane(base, base->polled.ids[i]);
-		if (!swtim_lane_dead(lane))
-			next = RTE_MIN(next,
-				       base->ops->next_deadline(base, lane));
-	}
-	return next;
-}
-
-void
-swtim_base_ticks_account(struct swtim_base *base, uint64_t tick)
-{
-	uint64_t done = __atomic_load_n(&base->ticks_done, __ATOMIC_RELAXED);
-
-	while (tick > done)
-		if (__atomic_compare_exchange_n(&base->ticks_done, &done, tick,
-				true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
-			__atomic_fetch_add(&base->adapter_tick_count,
-					   tick - done, __ATOMIC_RELAXED);
-			break;
-		}
 }
 
 /*
  * Work on a claimed lane: what its buffer holds goes first, for while
  * the device refuses it, expiring more would only grow the buffer (the
  * due timers stay in their store, still counted, until the device takes
- * events); then the driver expires what is due. Return whether anything
- * expired or went to the device.
+ * events); then the driver expires what is due, SWTIM_EXPIRE_BURST at a
+ * time, each burst offered at once, for as long as the device takes them
+ * all. Return whether anything expired or went to the device.
  */
 static bool
-swtim_lane_work(struct swtim_base *base, struct swtim_lane *lane,
-		struct swtim_port *port, uint64_t now, uint64_t tick)
+swtim_service_lane_work(struct swtim_base *base,
+			const struct swtim_driver_ops *ops,
+			struct swtim_lane *lane, struct swtim_port *port,
+			uint64_t now)
 {
-	uint32_t sent = 0;
+	uint32_t sent = 0, n, expired = 0;
 
 	if (unlikely(lane->evbuf.evs == NULL) &&
 	    swtim_evbuf_init(&lane->evbuf, 0, base->socket,
 			     base->periodic) != 0)
 		return false;	/* no memory: the timers wait for a later run */
 	if (swtim_evbuf_count(&lane->evbuf) != 0) {
-		sent = swtim_lane_flush(base, lane, port);
+		sent = swtim_service_flush(base, ops, lane, port);
 		if (swtim_evbuf_count(&lane->evbuf) != 0)
 			return sent != 0;
 	}
-	return base->ops->scan(base, lane, port, now, tick) || sent != 0;
+	do {
+		n = ops->expire(base, lane, now, SWTIM_EXPIRE_BURST);
+		if (n == 0)
+			break;
+		expired += n;
+		sent += swtim_service_flush(base, ops, lane, port);
+	} while (n >= SWTIM_EXPIRE_BURST &&
+		 swtim_evbuf_count(&lane->evbuf) == 0);
+	return expired != 0 || sent != 0;
 }
 
 int32_t
 swtim_service_run(void *arg)
 {
 	struct swtim_base *base = arg;
-	const struct swtim_lane_ops *ops = base->ops;
+	const struct swtim_driver_ops *ops = swtim_base_ops(base);
 	uint32_t i, nb_polled;
-	uint64_t now, tick;
+	uint64_t now;
 	int32_t ret = -EAGAIN;
 	bool worked = false;
 
@@ -196,15 +183,15 @@ swtim_service_run(void *arg)
 		goto out;
 	/*
 	 * The device stopped under a started adapter (by the application,
-	 * or by a create adding a port to it): everything waits where it
-	 * is, as if the adapter were stopped, until the device runs again.
+	 * or left stopped by a create whose restart of it failed):
+	 * everything waits where it is, as if the adapter were stopped,
+	 * until the device runs again.
 	 */
-	if (unlikely(!swtim_ports_device_started(&base->ports)))
+	if (unlikely(!swtim_ports_device_ready(&base->ports)))
 		goto out;
 
 	now = rte_get_timer_cycles();
-	tick = swtim_base_tick_of(base, now);
-	swtim_base_ticks_account(base, tick);
+	swtim_base_ticks_account(base, swtim_base_tick_of(base, now));
 	nb_polled = swtim_poll_set_count(&base->polled);
 	for (i = 0; i < nb_polled; i++) {
 		struct swtim_lane *lane =
@@ -217,14 +204,13 @@ swtim_service_run(void *arg)
 		 */
 		if (swtim_evbuf_count(&lane->evbuf) != 0 ?
 		    swtim_evbuf_backing_off(&lane->evbuf, now) :
-		    !ops->due(base, lane, now, tick))
+		    !ops->due(base, lane, now))
 			continue;
 		/* Dead, or another service lcore has it. */
 		if (swtim_lane_dead(lane) || !swtim_lane_claim(lane))
 			continue;
-		worked |= swtim_lane_work(base, lane,
-					  swtim_ports_of(&base->ports, i),
-					  now, tick);
+		worked |= swtim_service_lane_work(base, ops, lane,
+				swtim_ports_of(&base->ports, i), now);
 		swtim_lane_release(lane);
 		ret = 0;
 	}

@@ -7,9 +7,9 @@
 
 /**
  * @file
- * Registering a service, and the gate between a service and the
- * adapter's start/stop. The service itself, the loop over the lanes, is
- * swtim_service_run() (swtim_base.h).
+ * The adapter's service: registering it, the gate between it and the
+ * adapter's start/stop, and the one service loop every driver's adapter
+ * runs, swtim_service_run().
  *
  * Stop must return only once no service run is inside the adapter, also
  * for runs made with rte_service_run_iter_on_app_lcore(), which the
@@ -49,6 +49,15 @@
 int swtim_service_register(const char *driver, uint16_t adapter_id,
 			   rte_service_func run, void *arg, int socket,
 			   bool mt_safe, uint32_t *service_id);
+
+/**
+ * The service of every adapter: claims each lane that may have work,
+ * offers what its buffer still holds to the device, lets the driver
+ * expire what is due into the buffer and offers that (struct
+ * swtim_driver_ops.expire), maintains the ports and idles. The argument
+ * is the adapter's base.
+ */
+int32_t swtim_service_run(void *arg);
 
 /** The gate. */
 struct swtim_service_gate {

@@ -3,9 +3,10 @@
  */
 
 /*
- * Control path of the skiplist driver: setting an adapter up and down
- * (the rest of the control path is the base's, swtim_base.c), and the
- * driver's registration.
+ * Control path of the skiplist driver: setting its part of an adapter up
+ * and down (the rest of the control path is the generic layer's,
+ * swtim_base.c), and the driver's one table of operations and
+ * registration.
  */
 
 #include <errno.h>
@@ -57,50 +58,29 @@ skl_objs_create(struct skl_adapter *skl, uint16_t adapter_id,
 	return 0;
 }
 
-static const struct swtim_lane_ops skl_lane_ops;
-
 static int
-skl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
+skl_init(struct swtim_base *base, const struct swtim_adapter_params *p,
+	 const struct rte_kvargs *args __rte_unused)
 {
-	const struct swtim_adapter_params *p = swtim_adapter_params(adapter);
-	int socket = p->conf.socket_id;
-	struct skl_adapter *skl;
+	struct skl_adapter *skl = skl_of_base(base);
 	int ret;
 
-	skl = rte_zmalloc_socket("swtim_skl", sizeof(*skl),
-				 RTE_CACHE_LINE_SIZE, socket);
-	if (skl == NULL)
-		return -ENOMEM;
+	/* Allocated or not, teardown must tell (0 is an instance). */
 	skl->timer_data_id = UINT32_MAX;
-	swtim_adapter_priv_set(adapter, skl);
-	ret = swtim_base_init(&skl->base, adapter, args, &skl_lane_ops);
-	if (ret != 0)
-		goto fail;
-	swtim_base_lanes_set(&skl->base, &skl->lists[0].lane,
-			     sizeof(skl->lists[0]));
-
+	swtim_base_lanes_set(base, &skl->lists[0].lane, sizeof(skl->lists[0]));
 	ret = rte_timer_subsystem_init();
 	if (ret != 0 && ret != -EALREADY) {
 		SWTIM_LOG(ERR, "librte_timer init failed: %d", ret);
-		goto fail;
+		return ret;
 	}
 	ret = rte_timer_data_alloc(&skl->timer_data_id);
 	if (ret != 0) {
 		SWTIM_LOG(ERR, "no librte_timer data instance left: %d", ret);
 		skl->timer_data_id = UINT32_MAX;
-		goto fail;
+		return ret;
 	}
-	ret = skl_objs_create(skl, p->conf.timer_adapter_id, p->conf.nb_timers,
-			      socket);
-	if (ret != 0)
-		goto fail;
-	ret = swtim_base_service_register(&skl->base, "skl");
-	if (ret != 0)
-		goto fail;
-	return 0;
-fail:
-	swtim_base_uninit(adapter);
-	return ret;
+	return skl_objs_create(skl, p->conf.timer_adapter_id,
+			       p->conf.nb_timers, base->socket);
 }
 
 /* rte_timer_stop_all() callback: the timer is off its list; its memory
@@ -161,7 +141,6 @@ skl_teardown(struct swtim_base *base)
 	}
 	skl_recycler_free(skl->recycler);
 	rte_free(skl->objs);
-	rte_free(skl);
 }
 
 /* Every list is due at once after a start. */
@@ -181,40 +160,33 @@ skl_start(struct swtim_base *base, uint64_t now)
  * it (finding the primary's memzone) and answers -EALREADY once done.
  */
 static int
-skl_attach(struct swtim_adapter *adapter __rte_unused)
+skl_attach(struct swtim_base *base __rte_unused)
 {
 	int ret = rte_timer_subsystem_init();
 
 	return ret == -EALREADY ? 0 : ret;
 }
 
-static const struct swtim_lane_ops skl_lane_ops = {
-	.due = skl_lane_due,
-	.scan = skl_lane_scan,
-	.next_deadline = skl_lane_next_deadline,
-	.periodic_resume = skl_periodic_resume,
-	.waiting_drop = skl_waiting_drop,
-	.teardown = skl_teardown,
-	.run_begin = skl_run_begin,
-	.start = skl_start,
-};
-
 static const struct swtim_driver_ops skl_ops = {
 	.init = skl_init,
-	SWTIM_BASE_CONTROL_OPS,
+	.teardown = skl_teardown,
+	.attach = skl_attach,
+	.start = skl_start,
 	.arm_burst = skl_arm_burst,
 	.cancel_burst = skl_cancel_burst,
 	.remaining_ticks_get = skl_remaining_ticks_get,
-	.attach = skl_attach,
+	.run_begin = skl_run_begin,
+	.due = skl_lane_due,
+	.expire = skl_lane_expire,
+	.next_deadline = skl_lane_next_deadline,
+	.periodic_resume = skl_periodic_resume,
+	.waiting_drop = skl_waiting_drop,
 };
-static const char *const skl_valid_args[] = { SWTIM_IDLE_ARG, NULL };
 
 static struct swtim_driver skl_driver = {
 	.name = "skiplist",
-	.valid_args = skl_valid_args,
-	/* Below a microsecond the service's own run time dominates. */
-	.min_tick_ns = 1000,
-	.caps = RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC,
+	.short_name = "skl",
+	.priv_size = sizeof(struct skl_adapter),
 	.ops = &skl_ops,
 };
 

@@ -23,21 +23,15 @@
 /* Objects taken from the recycler per call. */
 #define SKL_ARM_CHUNK 32
 
-static __rte_always_inline struct skl_adapter *
-skl_of(const struct swtim_adapter *adapter)
-{
-	return swtim_adapter_priv(adapter);
-}
-
 /*
  * Arm nb timers; tmo_ticks != 0 gives them all that timeout, 0 means each
  * its own. Stops at the budget (ENOSPC).
  */
 static __rte_always_inline uint16_t
-skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
+skl_arm(struct swtim_base *base, struct rte_event_timer **evtims,
 	uint64_t tmo_ticks, uint16_t nb)
 {
-	struct skl_adapter *skl = skl_of(adapter);
+	struct skl_adapter *skl = skl_of_base(base);
 	unsigned int lcore = swtim_lane_of_caller();
 	struct swtim_lane *lane = &skl->lists[lcore].lane;
 	struct skl_timer *objs[SKL_ARM_CHUNK];
@@ -123,13 +117,13 @@ skl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
 /* Two copies of the arm, one for each kind of call, each without the
  * other's per-timer test. */
 uint16_t
-skl_arm_burst(const struct swtim_adapter *adapter,
+skl_arm_burst(struct swtim_base *base,
 	      struct rte_event_timer **evtims, uint64_t timeout_ticks,
 	      uint16_t nb)
 {
 	if (timeout_ticks != 0)
-		return skl_arm(adapter, evtims, timeout_ticks, nb);
-	return skl_arm(adapter, evtims, 0, nb);
+		return skl_arm(base, evtims, timeout_ticks, nb);
+	return skl_arm(base, evtims, 0, nb);
 }
 
 /*
@@ -271,10 +265,10 @@ skl_cancel_queued(struct skl_adapter *skl, struct skl_timer *t,
 }
 
 uint16_t
-skl_cancel_burst(const struct swtim_adapter *adapter,
+skl_cancel_burst(struct swtim_base *base,
 		 struct rte_event_timer **evtims, uint16_t nb)
 {
-	struct skl_adapter *skl = skl_of(adapter);
+	struct skl_adapter *skl = skl_of_base(base);
 	uint16_t i, unstopped = 0;
 	int err;
 
@@ -356,11 +350,11 @@ skl_cancel_burst(const struct swtim_adapter *adapter,
 }
 
 int
-skl_remaining_ticks_get(const struct swtim_adapter *adapter,
+skl_remaining_ticks_get(const struct swtim_base *base,
 			const struct rte_event_timer *evtim,
 			uint64_t *ticks_remaining)
 {
-	struct skl_adapter *skl = skl_of(adapter);
+	struct skl_adapter *skl = skl_of_base(base);
 	const struct skl_timer *t =
 		(const struct skl_timer *)evtim->impl_opaque[0];
 	uint64_t expire, now;

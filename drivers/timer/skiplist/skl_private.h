@@ -10,12 +10,14 @@
  * The skiplist driver: producer lcores insert timers straight into their
  * own lcore's librte_timer skiplist (one rte_timer_data instance per
  * adapter); each lcore's list is its lane (swtim_lane.h), which the
- * shared service (swtim_base.h) scans once per grain of the adapter tick, the
- * expired timers' events going to the lane's buffer.
+ * generic layer's service (swtim_service.c) has the driver scan once per
+ * grain of the adapter tick (skl_lane_expire()), the expired timers'
+ * events going to the lane's buffer.
  *
- * Files: skl_ctrl.c (control path), skl_fastpath.c (arm, cancel,
- * remaining ticks), skl_service.c (the lane ops: scanning a list),
- * skl_recycler.[ch] (the timer objects' allocator).
+ * Files: skl_ctrl.c (control path, the driver's table of operations),
+ * skl_fastpath.c (arm, cancel, remaining ticks), skl_service.c (what the
+ * service asks of a list: scanning it), skl_recycler.[ch] (the timer
+ * objects' allocator).
  *
  * Who owns a timer object (struct skl_timer) is decided by one word,
  * skl_timer.owner, changed only by compare-and-swap:
@@ -187,13 +189,13 @@ skl_list_of(struct swtim_lane *lane)
 	return container_of(lane, struct skl_list, lane);
 }
 
-/* skl_fastpath.c */
-uint16_t skl_arm_burst(const struct swtim_adapter *adapter,
+/* skl_fastpath.c: the driver's fast path (struct swtim_driver_ops) */
+uint16_t skl_arm_burst(struct swtim_base *base,
 		       struct rte_event_timer **evtims, uint64_t timeout_ticks,
 		       uint16_t nb);
-uint16_t skl_cancel_burst(const struct swtim_adapter *adapter,
+uint16_t skl_cancel_burst(struct swtim_base *base,
 			  struct rte_event_timer **evtims, uint16_t nb);
-int skl_remaining_ticks_get(const struct swtim_adapter *adapter,
+int skl_remaining_ticks_get(const struct swtim_base *base,
 			    const struct rte_event_timer *evtim,
 			    uint64_t *ticks_remaining);
 
@@ -239,12 +241,12 @@ skl_cycles_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-/* skl_service.c: the lane ops (struct swtim_lane_ops) of the service */
+/* skl_service.c: what the service asks of a list (struct swtim_driver_ops) */
 void skl_overflow_unlink(struct skl_list *list, struct skl_timer *t);
 bool skl_lane_due(const struct swtim_base *base,
-		  const struct swtim_lane *lane, uint64_t now, uint64_t tick);
-bool skl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
-		   struct swtim_port *port, uint64_t now, uint64_t tick);
+		  const struct swtim_lane *lane, uint64_t now);
+uint32_t skl_lane_expire(struct swtim_base *base, struct swtim_lane *lane,
+			 uint64_t now, uint32_t max);
 uint64_t skl_lane_next_deadline(const struct swtim_base *base,
 				const struct swtim_lane *lane);
 void skl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,

@@ -3,11 +3,12 @@
  */
 
 /*
- * The skiplist driver's lane ops: what the shared service (swtim_base.h)
- * calls for an lcore's list. A list is due once a grain has passed since
- * its last scan; its expired timers are taken off with
- * rte_timer_alt_manage() and turned into expiry events in the lane's
- * buffer, which is then offered to the device.
+ * What the service (swtim_service.c) asks of an lcore's list: whether it
+ * is due (a grain has passed since its last scan), to expire its due
+ * timers into the lane's buffer (rte_timer_alt_manage() takes them off
+ * the list, the callback builds their events), when it is due next, and
+ * to put periodic timers back for their next period. The service offers
+ * the buffer to the device itself.
  */
 
 #include <errno.h>
@@ -111,20 +112,20 @@ skl_overflow_unlink(struct skl_list *list, struct skl_timer *t)
 
 /*
  * Move queued timers into the buffer while it has room for them, oldest
- * first. Returns whether anything left the queue.
+ * first. Returns how many left the queue.
  */
-static bool
+static uint32_t
 skl_overflow_drain(struct skl_adapter *skl, struct skl_list *list)
 {
 	struct skl_timer *t;
-	bool moved = false;
+	uint32_t moved = 0;
 	uintptr_t owner;
 
 	while ((t = list->overflow_head) != NULL &&
 	       swtim_evbuf_count(&list->lane.evbuf) < SKL_EVBUF_CAP &&
 	       swtim_evbuf_reserve(&list->lane.evbuf, 1)) {
 		skl_overflow_unlink(list, t);
-		moved = true;
+		moved++;
 		/* Only a cancel holding this list's claim changes a queued
 		 * owner, and the claim is ours. */
 		owner = __atomic_load_n(&t->owner, __ATOMIC_ACQUIRE);
@@ -239,7 +240,7 @@ skl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
  * its buffer is due at once. */
 bool
 skl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
-	     uint64_t now, uint64_t tick)
+	     uint64_t now)
 {
 	const struct skl_list *list =
 		container_of(lane, const struct skl_list, lane);
@@ -250,46 +251,43 @@ skl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
 }
 
 /*
- * Scan a list that is due, and flush what expired. What its overflow
- * queue holds goes first, and while anything is left there nothing new
- * is expired: the due timers wait on the list, where they cost nothing
- * more, and come out in order.
+ * Expire a claimed list that is due into its empty buffer. What its
+ * overflow queue holds goes first, and while anything is left there
+ * nothing new is expired: the due timers wait on the list, where they
+ * cost nothing more, and come out in order. rte_timer_alt_manage() takes
+ * everything due at once, so max does not bound it: what does not fit
+ * in SKL_EVBUF_CAP events is queued. Returns the events put in the
+ * buffer.
  */
-bool
-skl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
-	      struct swtim_port *port, uint64_t now, uint64_t tick)
+uint32_t
+skl_lane_expire(struct swtim_base *base, struct swtim_lane *lane,
+		uint64_t now, uint32_t max __rte_unused)
 {
 	struct skl_adapter *skl = skl_of_base(base);
 	struct skl_list *list = skl_list_of(lane);
 	uint64_t expired = lane->stats.evtim_exp_count;
 	unsigned int lcore = lane->id;
-	bool moved = false;
-	uint32_t sent = 0;
+	uint32_t moved;
 
 	if (list->overflow_head != NULL) {
 		moved = skl_overflow_drain(skl, list);
 		skl_free_list_drain(skl, list);
-		if (swtim_evbuf_count(&lane->evbuf) != 0)
-			sent = swtim_lane_flush(base, lane, port);
-		if (list->overflow_head != NULL ||
-		    swtim_evbuf_count(&lane->evbuf) != 0)
-			return moved || sent != 0;
+		if (moved != 0 || list->overflow_head != NULL)
+			return moved;
 	}
 	if (now < list->next_scan)
-		return moved || sent != 0;
+		return 0;
 	__atomic_store_n(&list->next_scan, now + base->grain_cycles,
 			 __ATOMIC_RELAXED);
 	RTE_PER_LCORE(skl_scanned) = list;
 	/* The lane's producers wait for this run's callbacks: a cancel's
 	 * stop then never finds its timer running (skl_fastpath.c). */
 	if (unlikely(swtim_lane_lock(lane) != 0))
-		return moved || sent != 0;
+		return 0;
 	rte_timer_alt_manage(skl->timer_data_id, &lcore, 1, skl_timer_expired);
 	swtim_lane_unlock(lane);
 	skl_free_list_drain(skl, list);
-	if (swtim_evbuf_count(&lane->evbuf) != 0)
-		sent += swtim_lane_flush(base, lane, port);
-	return moved || sent != 0 || lane->stats.evtim_exp_count != expired;
+	return (uint32_t)(lane->stats.evtim_exp_count - expired);
 }
 
 /*

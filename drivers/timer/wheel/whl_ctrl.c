@@ -3,9 +3,10 @@
  */
 
 /*
- * Control path of the wheel driver: setting an adapter up and down (the
- * rest of the control path is the base's, swtim_base.c), and the
- * driver's registration.
+ * Control path of the wheel driver: setting its part of an adapter up
+ * and down (the rest of the control path is the generic layer's,
+ * swtim_base.c), and the driver's one table of operations and
+ * registration.
  */
 
 #include <errno.h>
@@ -90,48 +91,25 @@ whl_blocks_create(struct whl_adapter *whl, uint16_t adapter_id,
 	return 0;
 }
 
-static const struct swtim_lane_ops whl_lane_ops;
-
 static int
-whl_init(struct swtim_adapter *adapter, const struct rte_kvargs *args)
+whl_init(struct swtim_base *base, const struct swtim_adapter_params *p,
+	 const struct rte_kvargs *args __rte_unused)
 {
-	const struct swtim_adapter_params *p = swtim_adapter_params(adapter);
-	struct whl_adapter *whl;
+	struct whl_adapter *whl = whl_of_base(base);
 	unsigned int i;
-	int ret;
 
-	whl = rte_zmalloc_socket("swtim_whl", sizeof(*whl),
-				 RTE_CACHE_LINE_SIZE, p->conf.socket_id);
-	if (whl == NULL)
-		return -ENOMEM;
-	swtim_adapter_priv_set(adapter, whl);
-	ret = swtim_base_init(&whl->base, adapter, args, &whl_lane_ops);
-	if (ret != 0)
-		goto fail;
 	whl->tag = whl_tag_new(p->conf.timer_adapter_id);
-
 	whl->wheels = rte_malloc_socket("swtim_whl_wheels",
 			SWTIM_LANES_MAX * sizeof(whl->wheels[0]),
-			RTE_CACHE_LINE_SIZE, whl->base.socket);
-	if (whl->wheels == NULL) {
-		ret = -ENOMEM;
-		goto fail;
-	}
+			RTE_CACHE_LINE_SIZE, base->socket);
+	if (whl->wheels == NULL)
+		return -ENOMEM;
 	for (i = 0; i < SWTIM_LANES_MAX; i++)
 		whl_wheel_init(&whl->wheels[i], whl->tag, i);
-	swtim_base_lanes_set(&whl->base, &whl->wheels[0].lane,
+	swtim_base_lanes_set(base, &whl->wheels[0].lane,
 			     sizeof(whl->wheels[0]));
-	ret = whl_blocks_create(whl, p->conf.timer_adapter_id,
-				p->conf.nb_timers);
-	if (ret != 0)
-		goto fail;
-	ret = swtim_base_service_register(&whl->base, "whl");
-	if (ret != 0)
-		goto fail;
-	return 0;
-fail:
-	swtim_base_uninit(adapter);
-	return ret;
+	return whl_blocks_create(whl, p->conf.timer_adapter_id,
+				 p->conf.nb_timers);
 }
 
 /* A timer still armed when its adapter is freed is cancelled. */
@@ -165,34 +143,25 @@ whl_teardown(struct swtim_base *base)
 	rte_free(whl->blocks);
 	rte_free(whl->heads);
 	rte_free(whl->wheels);
-	rte_free(whl);
 }
-
-static const struct swtim_lane_ops whl_lane_ops = {
-	.due = whl_lane_due,
-	.scan = whl_lane_scan,
-	.next_deadline = whl_lane_next_deadline,
-	.periodic_resume = whl_periodic_resume,
-	.waiting_drop = whl_waiting_drop,
-	.teardown = whl_teardown,
-};
 
 static const struct swtim_driver_ops whl_ops = {
 	.init = whl_init,
-	SWTIM_BASE_CONTROL_OPS,
+	.teardown = whl_teardown,
 	.arm_burst = whl_arm_burst,
 	.cancel_burst = whl_cancel_burst,
 	.remaining_ticks_get = whl_remaining_ticks_get,
+	.due = whl_lane_due,
+	.expire = whl_lane_expire,
+	.next_deadline = whl_lane_next_deadline,
+	.periodic_resume = whl_periodic_resume,
+	.waiting_drop = whl_waiting_drop,
 };
-
-static const char *const whl_valid_args[] = { SWTIM_IDLE_ARG, NULL };
 
 static struct swtim_driver whl_driver = {
 	.name = "wheel",
-	.valid_args = whl_valid_args,
-	/* Below a microsecond the service's own run time dominates. */
-	.min_tick_ns = 1000,
-	.caps = RTE_EVENT_TIMER_ADAPTER_CAP_PERIODIC,
+	.short_name = "whl",
+	.priv_size = sizeof(struct whl_adapter),
 	.ops = &whl_ops,
 };
 

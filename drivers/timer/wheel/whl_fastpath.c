@@ -25,12 +25,6 @@
 /* Timers fetched ahead per step of a burst. */
 #define WHL_ARM_CHUNK 32
 
-static __rte_always_inline struct whl_adapter *
-whl_of(const struct swtim_adapter *adapter)
-{
-	return swtim_adapter_priv(adapter);
-}
-
 /* The grain a timer armed at now_grain with a timeout of ticks adapter
  * ticks is due at; one past the last grain a 64-bit count reaches is never
  * due. */
@@ -104,10 +98,10 @@ whl_timer_set_armed(const struct whl_wheel *w, struct rte_event_timer *evtim,
  * timeout, 0 each its own. Stops at the budget (ENOSPC).
  */
 static __rte_always_inline uint16_t
-whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
+whl_arm(struct swtim_base *base, struct rte_event_timer **evtims,
 	uint64_t tmo_ticks, uint16_t nb)
 {
-	struct whl_adapter *whl = whl_of(adapter);
+	struct whl_adapter *whl = whl_of_base(base);
 	unsigned int wheel_id = swtim_lane_of_caller();
 	struct whl_wheel *w = &whl->wheels[wheel_id];
 	unsigned int where;
@@ -158,10 +152,10 @@ whl_arm(const struct swtim_adapter *adapter, struct rte_event_timer **evtims,
  * timeout into the timer).
  */
 static __rte_always_inline uint16_t
-whl_arm_single(const struct swtim_adapter *adapter,
+whl_arm_single(struct swtim_base *base,
 	       struct rte_event_timer *evtim)
 {
-	struct whl_adapter *whl = whl_of(adapter);
+	struct whl_adapter *whl = whl_of_base(base);
 	unsigned int wheel_id = swtim_lane_of_caller();
 	struct whl_wheel *w = &whl->wheels[wheel_id];
 	uint64_t now_grain;
@@ -178,23 +172,23 @@ whl_arm_single(const struct swtim_adapter *adapter,
 /* Bursts, each kind its own copy without the other's per-timer test; out
  * of line, so that a single arm does not save the registers they need. */
 static __rte_noinline uint16_t
-whl_arm_many(const struct swtim_adapter *adapter,
+whl_arm_many(struct swtim_base *base,
 	     struct rte_event_timer **evtims, uint64_t timeout_ticks,
 	     uint16_t nb)
 {
 	if (timeout_ticks != 0)
-		return whl_arm(adapter, evtims, timeout_ticks, nb);
-	return whl_arm(adapter, evtims, 0, nb);
+		return whl_arm(base, evtims, timeout_ticks, nb);
+	return whl_arm(base, evtims, 0, nb);
 }
 
 uint16_t
-whl_arm_burst(const struct swtim_adapter *adapter,
+whl_arm_burst(struct swtim_base *base,
 	      struct rte_event_timer **evtims, uint64_t timeout_ticks,
 	      uint16_t nb)
 {
 	if (likely(nb == 1))
-		return whl_arm_single(adapter, evtims[0]);
-	return whl_arm_many(adapter, evtims, timeout_ticks, nb);
+		return whl_arm_single(base, evtims[0]);
+	return whl_arm_many(base, evtims, timeout_ticks, nb);
 }
 
 /*
@@ -216,7 +210,7 @@ whl_wheel_named(struct whl_adapter *whl, const struct rte_event_timer *evtim)
 /*
  * Lock the wheel an event timer names, keeping the lock of *held (NULL:
  * none) if that is the one; 0, EINVAL when the timer names no wheel of
- * this adapter, or ENOTRECOVERABLE when its wheel is dead (then *held is
+ * this base, or ENOTRECOVERABLE when its wheel is dead (then *held is
  * NULL). *held is the wheel locked on return (unchanged on EINVAL before
  * any locking). The timer may be armed again elsewhere while we
  * wait for the lock, once its last expiry has made it the application's:
@@ -349,10 +343,10 @@ whl_cancel_many(struct whl_adapter *whl, struct rte_event_timer **evtims,
 }
 
 uint16_t
-whl_cancel_burst(const struct swtim_adapter *adapter,
+whl_cancel_burst(struct swtim_base *base,
 		 struct rte_event_timer **evtims, uint16_t nb)
 {
-	struct whl_adapter *whl = whl_of(adapter);
+	struct whl_adapter *whl = whl_of_base(base);
 	struct whl_wheel *held = NULL;
 	uint16_t done;
 
@@ -366,11 +360,11 @@ whl_cancel_burst(const struct swtim_adapter *adapter,
 }
 
 int
-whl_remaining_ticks_get(const struct swtim_adapter *adapter,
+whl_remaining_ticks_get(const struct swtim_base *base,
 			const struct rte_event_timer *evtim,
 			uint64_t *ticks_remaining)
 {
-	struct whl_adapter *whl = whl_of(adapter);
+	struct whl_adapter *whl = whl_of_base(base);
 	struct whl_wheel *w = NULL;
 	uint64_t elapsed, expiry = 0, grains;
 	bool ours = false;

@@ -85,14 +85,16 @@
  * next period), and by a cancel from any thread. Producers on EAL lcores
  * never share a lock with each other; threads without an lcore id all arm
  * into one wheel (SWTIM_LANE_NON_EAL) and share its lock. The service
- * scans a wheel in chunks so that a producer never waits behind a long
- * expiry.
+ * expires a wheel SWTIM_EXPIRE_BURST timers at a time, taking its lock
+ * for each burst, so that a producer never waits behind a long expiry.
  *
- * Each wheel is the store of one lane (swtim_lane.h): the shared service
- * claims the lane, asks whl_lane_due() whether the wheel's clock has
- * reached the current tick, and lets whl_lane_scan() expire what is due
- * into the lane's event buffer; claims, buffers, ports and the splitting
- * of the lanes between service lcores are the base's (swtim_base.h).
+ * Each wheel is the store of one lane (swtim_lane.h): the generic
+ * layer's service claims the lane, asks whl_lane_due() whether the
+ * wheel's clock has reached the current grain, and lets whl_lane_expire()
+ * expire a burst of what is due into the lane's event buffer, which it
+ * then offers to the device; claims, buffers, ports and the splitting of
+ * the lanes between service lcores are the generic layer's
+ * (swtim_base.h).
  */
 
 #include <stdbool.h>
@@ -170,13 +172,6 @@ _Static_assert((WHL_LEVELS - 1) * WHL_LEVEL_BITS < 64 &&
  * random timeouts: 150-180 cycles a timer); without the fetch, 290-330.
  */
 #define WHL_BLOCKS_AHEAD 2
-
-/*
- * Timers expired per chunk of a wheel scan before its lock is dropped and
- * the chunk delivered: short enough that a producer arming on that wheel
- * waits at most a few microseconds, long enough to amortise the lock.
- */
-#define WHL_EXPIRE_CHUNK 256
 
 /*
  * How many timers ahead the service fetches the event timers it is about
@@ -365,21 +360,21 @@ void whl_wheel_for_each(const struct whl_adapter *whl,
 			const struct whl_wheel *w,
 			void (*fn)(struct rte_event_timer *evtim));
 
-/* whl_fastpath.c */
-uint16_t whl_arm_burst(const struct swtim_adapter *adapter,
+/* whl_fastpath.c: the driver's fast path (struct swtim_driver_ops) */
+uint16_t whl_arm_burst(struct swtim_base *base,
 		       struct rte_event_timer **evtims, uint64_t timeout_ticks,
 		       uint16_t nb);
-uint16_t whl_cancel_burst(const struct swtim_adapter *adapter,
+uint16_t whl_cancel_burst(struct swtim_base *base,
 			  struct rte_event_timer **evtims, uint16_t nb);
-int whl_remaining_ticks_get(const struct swtim_adapter *adapter,
+int whl_remaining_ticks_get(const struct swtim_base *base,
 			    const struct rte_event_timer *evtim,
 			    uint64_t *ticks_remaining);
 
-/* whl_service.c: the lane ops (struct swtim_lane_ops) of the service */
+/* whl_service.c: what the service asks of a wheel (struct swtim_driver_ops) */
 bool whl_lane_due(const struct swtim_base *base,
-		  const struct swtim_lane *lane, uint64_t now, uint64_t tick);
-bool whl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
-		   struct swtim_port *port, uint64_t now, uint64_t tick);
+		  const struct swtim_lane *lane, uint64_t now);
+uint32_t whl_lane_expire(struct swtim_base *base, struct swtim_lane *lane,
+			 uint64_t now, uint32_t max);
 uint64_t whl_lane_next_deadline(const struct swtim_base *base,
 				const struct swtim_lane *lane);
 void whl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,

@@ -3,11 +3,12 @@
  */
 
 /*
- * The wheel driver's lane ops: what the shared service (swtim_base.h)
- * calls for an lcore's wheel. A scan expires what is due in chunks (the
- * wheel's lock held only while taking a chunk off the wheel and while
- * recycling it), turns each timer into its expiry event in the lane's
- * buffer, and offers each chunk to the device.
+ * What the service (swtim_service.c) asks of an lcore's wheel: whether
+ * it may have timers due, to expire up to a burst of them into the
+ * lane's buffer (the wheel's lock held only while taking them off the
+ * wheel and while putting back what could not be delivered), when its
+ * next timer is due, and to put periodic timers back for their next
+ * period. The service offers each burst to the device itself.
  */
 
 #include <errno.h>
@@ -115,7 +116,7 @@ whl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
  */
 bool
 whl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
-	     uint64_t now, uint64_t tick)
+	     uint64_t now)
 {
 	const struct whl_wheel *w = whl_wheel_of(lane);
 	uint64_t start;
@@ -127,35 +128,31 @@ whl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
 		start <= now - base->start_cycles;
 }
 
-/* Expire what is due on a claimed wheel up to now's grain, a chunk at a
- * time. */
-bool
-whl_lane_scan(struct swtim_base *base, struct swtim_lane *lane,
-	      struct swtim_port *port, uint64_t now, uint64_t tick)
+/*
+ * Expire up to max timers due on a claimed wheel by now's grain into the
+ * lane's buffer. A burst whose events the buffer has no memory for goes
+ * back on the wheel as due (whl_chunk_recycle()), and 0 says so: the
+ * service tries on a later run.
+ */
+uint32_t
+whl_lane_expire(struct swtim_base *base, struct swtim_lane *lane,
+		uint64_t now, uint32_t max)
 {
 	struct whl_adapter *whl = whl_of_base(base);
 	struct whl_wheel *w = whl_wheel_of(lane);
-	struct rte_event_timer *due[WHL_EXPIRE_CHUNK];
-	const uint64_t grain = swtim_base_grain_of(base, now);
-	uint32_t n, delivered, expired = 0, sent = 0;
+	struct rte_event_timer *due[SWTIM_EXPIRE_BURST];
+	uint32_t n, delivered;
 
-	do {
-		if (unlikely(swtim_lane_lock(&w->lane) != 0))
-			break;
-		n = whl_wheel_expire(whl, w, grain, RTE_DIM(due), due);
-		swtim_lane_unlock(&w->lane);
-		if (n == 0)
-			break;
-		delivered = whl_chunk_deliver(whl, w, due, n);
-		whl_chunk_recycle(whl, w, due, n, delivered);
-		expired += delivered;
-		if (unlikely(delivered < n))
-			break;	/* no memory (the buffer said so): retry */
-		/* Each chunk goes to the device at once, so that workers
-		 * start on a large expiry before the scan ends. */
-		sent += swtim_lane_flush(base, lane, port);
-	} while (n == RTE_DIM(due) && swtim_evbuf_count(&lane->evbuf) == 0);
-	return expired != 0 || sent != 0;
+	if (unlikely(swtim_lane_lock(&w->lane) != 0))
+		return 0;
+	n = whl_wheel_expire(whl, w, swtim_base_grain_of(base, now),
+			     RTE_MIN(max, (uint32_t)RTE_DIM(due)), due);
+	swtim_lane_unlock(&w->lane);
+	if (n == 0)
+		return 0;
+	delivered = whl_chunk_deliver(whl, w, due, n);
+	whl_chunk_recycle(whl, w, due, n, delivered);
+	return delivered;
 }
 
 /* The start of the earliest grain at which the wheel has work. */
