@@ -427,37 +427,11 @@ create_under_running_adapter(void)
 /* ---- a restart of the device that fails ---- */
 
 /*
- * Calls into a stopped device's fast path, counted in place of the
- * functions DPDK gives a stopped device (which refuse and log).
+ * What each function DPDK gives a stopped device logs when called (every
+ * release from 22.11 to 25.11): calls into a stopped device's fast path,
+ * counted from the log.
  */
-static unsigned int stopped_calls;
-
-static uint16_t
-stopped_enqueue(void *port, const struct rte_event *ev)
-{
-	RTE_SET_USED(port);
-	RTE_SET_USED(ev);
-	__atomic_fetch_add(&stopped_calls, 1, __ATOMIC_RELAXED);
-	return 0;
-}
-
-static uint16_t
-stopped_enqueue_burst(void *port, const struct rte_event ev[], uint16_t n)
-{
-	RTE_SET_USED(port);
-	RTE_SET_USED(ev);
-	RTE_SET_USED(n);
-	__atomic_fetch_add(&stopped_calls, 1, __ATOMIC_RELAXED);
-	return 0;
-}
-
-static void
-stopped_maintain(void *port, int op)
-{
-	RTE_SET_USED(port);
-	RTE_SET_USED(op);
-	__atomic_fetch_add(&stopped_calls, 1, __ATOMIC_RELAXED);
-}
+#define STOPPED_DEVICE_CALLED "requested for unconfigured event device"
 
 /* Loops the service lcore has begun. */
 static uint64_t
@@ -489,9 +463,8 @@ restart_refused(void)
 	struct rte_event_timer_adapter_conf c =
 		swt_conf(ID, TICK_NS, MAX_TMO_NS, NB_TIMERS, 0);
 	struct swtim_adapter *a = swt_adapter_create(&c, APP_PORT);
-	struct rte_event_fp_ops *fp = &rte_event_fp_ops[swt_dev.dev_id];
-	struct rte_event_fp_ops saved;
 	uint64_t rnd = swt_seed(), bound, loops, start;
+	unsigned int stopped_calls;
 
 	SWT_ASSERT(a != NULL, "%s", rte_strerror(rte_errno));
 	SWT_ASSERT_OK(swt_adapter_start(a));
@@ -513,14 +486,8 @@ restart_refused(void)
 	SWT_ASSERT(dev_fail[DEV_START] == 0, "the device was not restarted");
 	SWT_ASSERT_EQ(dev_started(), 0);
 
-	/* The stopped device's fast path, counted. */
-	saved = *fp;
-	stopped_calls = 0;
-	fp->enqueue = stopped_enqueue;
-	fp->enqueue_burst = stopped_enqueue_burst;
-	fp->enqueue_new_burst = stopped_enqueue_burst;
-	fp->enqueue_forward_burst = stopped_enqueue_burst;
-	fp->maintain = stopped_maintain;
+	/* The stopped device's fast path, its calls counted in the log. */
+	SWT_ASSERT_OK(swt_log_capture());
 	dev_says_started = true;
 	/*
 	 * Two loops of the service lcore begun since: one whole run of the
@@ -534,7 +501,7 @@ restart_refused(void)
 		SWT_ASSERT(swt_now() - start < swt_ms_to_cycles(DELIVER_MS),
 			   "the service lcore did not loop");
 	dev_says_started = false;
-	*fp = saved;
+	stopped_calls = swt_log_captured(STOPPED_DEVICE_CALLED);
 	printf("    %u calls into the stopped device's fast path over %"
 	       PRIu64 " loops of the service lcore\n", stopped_calls,
 	       service_loops() - loops);
