@@ -91,6 +91,9 @@ Options:
   --check        build, then check as above
   --check-only   check the packages already in build-packages/<release>/
   --refresh      make the clean chroots afresh
+  --prepare      only make (or check) the chroots, the build's and the
+                 clean ones: what a run in the background can do while
+                 other tests run (a few minutes each the first time)
   --list         print the releases and their suites, and exit
   -h, --help     this text
 
@@ -143,6 +146,22 @@ in_root() {
 		env LANG=C.UTF-8 "$@"
 	else
 		chroot_run "$root" "$@"
+	fi
+}
+
+# pkg_prepare RELEASE: the chroots RELEASE's build (but on this machine)
+# and check need, made if missing; a failure to make one is a test
+# failed.
+pkg_prepare() {
+	local rel=$1 suite=${CHROOT_SUITE[$1]}
+
+	if [ "$rel" != "$HOST_RELEASE" ] &&
+	    ! chroot_make "$rel" "$CHROOT_CACHE/$suite" "${BUILD_PACKAGES[@]}"; then
+		fail "DPDK $rel: the $suite chroot"
+	fi
+	if ! chroot_make "$rel" "$CHROOT_CACHE/$suite-clean" \
+			"${CLEAN_PACKAGES[@]}"; then
+		fail "DPDK $rel: the $suite-clean chroot"
 	fi
 }
 
@@ -398,13 +417,14 @@ pkg_check() {
 
 main() {
 	local rel releases=() build=true check=false refresh=false
-	local p0 f0
+	local p0 f0 prepare=false
 
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--check) check=true ;;
 		--check-only) check=true; build=false ;;
 		--refresh) refresh=true ;;
+		--prepare) prepare=true ;;
 		--list)
 			for rel in "${PKG_RELEASES[@]}"; do
 				echo "$rel ${CHROOT_SUITE[$rel]}"
@@ -439,6 +459,11 @@ main() {
 	for rel in "${releases[@]}"; do
 		p0=$PASSED
 		f0=$FAILED
+		if $prepare; then
+			$refresh && rm -rf "$CHROOT_CACHE/${CHROOT_SUITE[$rel]}-clean"
+			pkg_prepare "$rel"
+			continue
+		fi
 		$build && pkg_build "$rel"
 		if $check; then
 			$refresh && rm -rf "$CHROOT_CACHE/${CHROOT_SUITE[$rel]}-clean"
