@@ -31,6 +31,9 @@ declare -A DPDK_TOOLS_PACKAGE=([22.11]=dpdk-dev [24.11]=dpdk-dev
 # apt in a chroot that another run (scripts/matrix.sh's) may be using:
 # wait for its lock rather than fail.
 APT_OPTS="-q -y -o DPkg::Lock::Timeout=600"
+# In the check's throw-away overlay, dpkg need not fsync what it
+# unpacks (some 300 packages): the same files, in less time.
+CHECK_APT_OPTS="$APT_OPTS -o Dpkg::Options::=--force-unsafe-io"
 
 PASSED=0
 FAILED=0
@@ -337,7 +340,7 @@ pkg_check() {
 	# shellcheck disable=SC2016 # expanded by sh
 	check_step install "$installed" "$rel" sh -c 'cd /root &&
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-		apt-get install '"$APT_OPTS"' ./debs/*.deb &&
+		apt-get install '"$CHECK_APT_OPTS"' ./debs/*.deb &&
 		for p; do
 			s=$(dpkg-query -W -f "\${db:Status-Status}" "$p") &&
 			[ "$s" = installed ] ||
@@ -383,14 +386,14 @@ pkg_check() {
 		"--lcores=0@$c0,(1-3)@($c0,$c1)" -S 3
 	# shellcheck disable=SC2016 # expanded by sh
 	check_step dropin "$installed" "$rel" sh -c '
-		DEBIAN_FRONTEND=noninteractive apt-get install '"$APT_OPTS"' \
+		DEBIAN_FRONTEND=noninteractive apt-get install '"$CHECK_APT_OPTS"' \
 			--no-install-recommends "$1" &&
 		bash /root/dropin/dpdk_tools.sh eventdev libswtim_dropin.so.0 swtim \
 			--prod_type_timerdev_burst' \
 		sh "${DPDK_TOOLS_PACKAGE[$rel]}"
 	# shellcheck disable=SC2016 # expanded by sh
 	check_step purge "$installed" "$rel" sh -c '
-		DEBIAN_FRONTEND=noninteractive apt-get purge '"$APT_OPTS"' "$@" &&
+		DEBIAN_FRONTEND=noninteractive apt-get purge '"$CHECK_APT_OPTS"' "$@" &&
 		left=0 &&
 		for p; do
 			s=$(dpkg-query -W -f "\${db:Status-Abbrev}" "$p" 2>/dev/null)
