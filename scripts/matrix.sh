@@ -5,7 +5,8 @@
 # The release matrix: this checkout built and tested against the DPDK of
 # another Debian release, each in a chroot of that release made with
 # Debian's own packages only (debootstrap), kept between runs outside the
-# checkout. The table below is the one list of releases; README's
+# checkout. The releases are MATRIX_RELEASES below, their suites
+# scripts/chroot_lib.sh's table, the one list of them; README's
 # "Supported DPDK releases" quotes it. See --help.
 
 set -uo pipefail
@@ -13,15 +14,19 @@ set -uo pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-# DPDK release -> the Debian suite that ships it, and the debootstrap
-# script that makes that suite. Bookworm's debootstrap has no script for
-# forky; sid's makes it (forky is Debian's testing). 22.11 is Debian 12
-# itself: the machine the other legs run on.
-declare -A MATRIX_SUITE=([24.11]=trixie [25.11]=forky)
-declare -A MATRIX_SCRIPT=([24.11]=trixie [25.11]=sid)
-MATRIX_RELEASES=(24.11 25.11)
+# shellcheck source=scripts/chroot_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/chroot_lib.sh"
 
-CACHE=${SWTIM_CHROOT_CACHE:-/var/cache/swtim/chroots}
+# The releases of the matrix, each with the Debian suite that ships it
+# (chroot_lib.sh's table): all of that table's but 22.11, Debian 12, the
+# machine the other legs run on.
+MATRIX_RELEASES=(24.11 25.11)
+declare -A MATRIX_SUITE=()
+for r in "${MATRIX_RELEASES[@]}"; do
+	MATRIX_SUITE[$r]=${CHROOT_SUITE[$r]}
+done
+
+CACHE=$CHROOT_CACHE
 # Each leg's whole output, for reading after the run.
 MATRIX_LOGS=$SWTIM_ROOT/build-matrix
 
@@ -67,98 +72,8 @@ else http://deb.debian.org/debian), SWTIM_CHROOT_CACHE.
 EOF
 }
 
-# The Debian mirror this machine uses, for the chroots to use too.
-matrix_mirror() {
-	local uri
-
-	if [ -n "${SWTIM_DEBIAN_MIRROR:-}" ]; then
-		echo "$SWTIM_DEBIAN_MIRROR"
-		return
-	fi
-	uri=$(awk '/^URIs:/ && $2 ~ /debian\/?$/ { print $2; exit }' \
-		/etc/apt/sources.list.d/*.sources 2>/dev/null)
-	[ -n "$uri" ] || uri=$(awk '$1 == "deb" && $2 ~ /debian\/?$/ {
-		print $2; exit }' /etc/apt/sources.list 2>/dev/null)
-	echo "${uri:-http://deb.debian.org/debian}"
-}
-
-# chroot_run DIR COMMAND...: COMMAND as root inside DIR, in a mount
-# namespace of its own with /proc, /sys and /dev (hugepages and shm
-# included) from the host: the mounts end with the command, whatever
-# happens to it.
-chroot_run() {
-	local dir=$1
-
-	shift
-	# shellcheck disable=SC2016 # expanded by the inner bash
-	unshare --mount --propagation private -- bash -c '
-		set -e
-		dir=$1
-		shift
-		mount -t proc proc "$dir/proc"
-		mount --rbind /sys "$dir/sys"
-		mount --rbind /dev "$dir/dev"
-		exec chroot "$dir" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root LANG=C.UTF-8 CI="${CI:-}" \
-			SWTIM_FUZZ_SECONDS="${SWTIM_FUZZ_SECONDS:-}" "$@"
-	' chroot_run "$dir" "$@"
-}
-
 # The packages a chroot holds: what scripts/test.sh --leg needs.
-matrix_packages() {
-	echo "${BUILD_PACKAGES[*]}"
-}
-
-# chroot_make RELEASE DIR: debootstrap DIR and install the packages, unless
-# DIR holds a finished chroot with the same package list.
-chroot_make() {
-	local rel=$1 dir=$2 suite=${MATRIX_SUITE[$1]} script mirror stamp
-
-	stamp="$suite: $(matrix_packages)"
-	if [ -f "$dir/.swtim-chroot" ] &&
-	    [ "$(cat "$dir/.swtim-chroot")" = "$stamp" ]; then
-		return 0
-	fi
-	ensure_packages debootstrap || return 1
-	script=/usr/share/debootstrap/scripts/${MATRIX_SCRIPT[$rel]}
-	mirror=$(matrix_mirror)
-	log "making a $suite chroot (DPDK $rel) in $dir from $mirror"
-	rm -rf "$dir"
-	mkdir -p "$(dirname "$dir")" || return 1
-	if ! debootstrap --variant=minbase "$suite" "$dir" "$mirror" \
-			"$script" >"$dir.debootstrap.log" 2>&1; then
-		err "debootstrap $suite failed; see $dir.debootstrap.log"
-		tail -n 5 "$dir.debootstrap.log" >&2
-		return 1
-	fi
-	# A testing suite's Release file may be older than its Valid-Until
-	# when the mirror is a snapshot; the packages are what they are.
-	echo 'Acquire::Check-Valid-Until "false";' \
-		>"$dir/etc/apt/apt.conf.d/99swtim-no-valid-until"
-	# shellcheck disable=SC2046 # the package names are words
-	if ! chroot_run "$dir" sh -c 'apt-get update -q &&
-		DEBIAN_FRONTEND=noninteractive apt-get install -q -y \
-			--no-install-recommends "$@"' sh $(matrix_packages) \
-			>"$dir.apt.log" 2>&1; then
-		err "installing packages in the $suite chroot failed; see $dir.apt.log"
-		tail -n 5 "$dir.apt.log" >&2
-		return 1
-	fi
-	chroot_run "$dir" apt-get clean
-	echo "$stamp" >"$dir/.swtim-chroot"
-	log "$suite chroot ready: DPDK $(chroot_run "$dir" pkg-config \
-		--modversion libdpdk)"
-}
-
-# copy_checkout DIR: the checkout's files, as a clone would have them
-# plus what is not committed yet, into DIR/src.
-copy_checkout() {
-	rm -rf "$1/src"
-	mkdir -p "$1/src" || return 1
-	git -C "$SWTIM_ROOT" ls-files -z --cached --others --exclude-standard |
-		(cd "$SWTIM_ROOT" && tar --null -T - -cf -) |
-		tar -xf - -C "$1/src"
-}
+MATRIX_PACKAGES=("${BUILD_PACKAGES[@]}")
 
 main() {
 	local rel dir shell=false refresh=false line passed=0 failed=0
@@ -198,7 +113,7 @@ main() {
 	for rel in "${releases[@]}"; do
 		dir=$CACHE/${MATRIX_SUITE[$rel]}
 		$refresh && rm -rf "$dir"
-		if ! chroot_make "$rel" "$dir"; then
+		if ! chroot_make "$rel" "$dir" "${MATRIX_PACKAGES[@]}"; then
 			echo "DPDK $rel: 0 passed, 1 failed"
 			failed=$((failed + 1))
 			continue

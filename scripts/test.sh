@@ -24,9 +24,13 @@
 #      failed test;
 #   8. the release matrix (scripts/matrix.sh): the same checkout against
 #      DPDK 24.11 and 25.11, each in a chroot of the Debian release that
-#      ships it, running there what --leg runs (below).
+#      ships it, running there what --leg runs (below);
+#   9. the Debian packages (scripts/packages.sh --check) of Debian 12 and
+#      13: built (in 13's chroot of step 8 for 13), lintian, and installed
+#      and used in a clean chroot of the release.
 #
-#   scripts/test.sh [--no-matrix]   all of the above (--no-matrix: 1-7)
+#   scripts/test.sh [--no-matrix]   all of the above (--no-matrix: 1-7,
+#                                   and 9 for Debian 12 only)
 #   scripts/test.sh --leg           what a leg of the matrix runs against
 #                                   whatever DPDK pkg-config finds: step 1
 #                                   (the drop-in autotest in the issue's
@@ -253,33 +257,58 @@ MATRIX_PREPARE_PID=
 MATRIX_PREPARE_LOG=$SWTIM_ROOT/build-matrix/prepare.log
 
 matrix_prepare() {
-	log "making the release matrix's chroots in the background" \
-		"(${MATRIX_PREPARE_LOG#"$SWTIM_ROOT"/})"
+	local releases=("$@")
+
+	log "making the release matrix's and the packages' chroots in the" \
+		"background (${MATRIX_PREPARE_LOG#"$SWTIM_ROOT"/})"
 	mkdir -p "$(dirname "$MATRIX_PREPARE_LOG")"
-	nice "$SWTIM_ROOT/scripts/matrix.sh" --prepare \
-		>"$MATRIX_PREPARE_LOG" 2>&1 &
+	{
+		if [ ${#releases[@]} -gt 1 ]; then
+			nice "$SWTIM_ROOT/scripts/matrix.sh" --prepare || exit 1
+		fi
+		nice "$SWTIM_ROOT/scripts/packages.sh" --prepare "${releases[@]}"
+	} >"$MATRIX_PREPARE_LOG" 2>&1 &
 	MATRIX_PREPARE_PID=$!
+}
+
+# summary_tests NAME COMMAND...: run a script that ends its output with
+# "NAME: N passed, M failed" (kept in build-matrix/NAME.log) and add its
+# counts to ours.
+summary_tests() {
+	local name=$1 out=$SWTIM_ROOT/build-matrix/$1.log line
+
+	shift
+	mkdir -p "$(dirname "$out")"
+	"$@" 2>&1 | tee "$out"
+	line=$(tail -n 1 "$out")
+	if [[ $line =~ ^$name:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		pass "${BASH_REMATCH[1]}"
+		fail "${BASH_REMATCH[2]}"
+	else
+		err "$name: no summary line (see ${out#"$SWTIM_ROOT"/})"
+		fail 1
+	fi
 }
 
 # matrix_tests: scripts/matrix.sh, its legs' counts added to ours.
 matrix_tests() {
-	local line
-
-	mkdir -p "$SWTIM_ROOT/build-matrix"
 	if [ -n "$MATRIX_PREPARE_PID" ] && ! wait "$MATRIX_PREPARE_PID"; then
-		err "making the matrix's chroots failed:"
+		err "making the chroots failed:"
 		tail -n 20 "$MATRIX_PREPARE_LOG" >&2
 	fi
-	"$SWTIM_ROOT/scripts/matrix.sh" 2>&1 |
-		tee "$SWTIM_ROOT/build-matrix/matrix.log"
-	line=$(tail -n 1 "$SWTIM_ROOT/build-matrix/matrix.log")
-	if [[ $line =~ ^matrix:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-		pass "${BASH_REMATCH[1]}"
-		fail "${BASH_REMATCH[2]}"
-	else
-		err "release matrix: no summary line"
-		fail 1
+	MATRIX_PREPARE_PID=
+	summary_tests matrix "$SWTIM_ROOT/scripts/matrix.sh"
+}
+
+# packages_tests RELEASE...: scripts/packages.sh --check for those
+# releases, its counts added to ours.
+packages_tests() {
+	if [ -n "$MATRIX_PREPARE_PID" ] && ! wait "$MATRIX_PREPARE_PID"; then
+		err "making the chroots failed:"
+		tail -n 20 "$MATRIX_PREPARE_LOG" >&2
 	fi
+	MATRIX_PREPARE_PID=
+	summary_tests packages "$SWTIM_ROOT/scripts/packages.sh" --check "$@"
 }
 
 usage() {
@@ -287,7 +316,7 @@ usage() {
 }
 
 main() {
-	local leg=false matrix=true packages
+	local leg=false matrix=true packages package_releases
 
 	case ${1:-} in
 	"") ;;
@@ -307,7 +336,15 @@ main() {
 
 	# The mp suite fails, saying why, without them: go on either way.
 	hugepages_setup || true
-	$leg || ! $matrix || matrix_prepare
+	# The Debian releases whose packages are built and checked: 12 and
+	# 13 (25.11's, which scripts/packages.sh also builds, are left to it:
+	# CI's time).
+	if $matrix; then
+		package_releases=(22.11 24.11)
+	else
+		package_releases=(22.11)
+	fi
+	$leg || matrix_prepare "${package_releases[@]}"
 	if $leg; then
 		leg_tests
 	else
@@ -319,6 +356,7 @@ main() {
 		soak_test
 		fuzz_tests
 		$matrix && matrix_tests
+		packages_tests "${package_releases[@]}"
 	fi
 
 	echo "$PASSED passed, $FAILED failed"

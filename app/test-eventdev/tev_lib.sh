@@ -28,7 +28,9 @@ tev_report() {
 # tev_find_bin: print the newest swtim-test-eventdev under build*/ of the
 # repository this file is in, or under bin/ of the bundle it is in
 # (scripts/bundle.sh), that is not instrumented (ASan/UBSan builds
-# measure the sanitizers), or nothing.
+# measure the sanitizers); else the one in PATH, for these scripts
+# installed (meson install, Debian's swtim-tools) under
+# <datadir>/swtim/test-eventdev, away from any build; or nothing.
 tev_find_bin() {
 	local root b
 
@@ -43,6 +45,7 @@ tev_find_bin() {
 			return 0
 		fi
 	done
+	command -v swtim-test-eventdev || true
 }
 
 # tev_bin_problem PROGRAM: print why PROGRAM cannot run, or nothing when
@@ -81,8 +84,8 @@ tev_prepare() {
 	tev_need_number --timeout "$tev_timeout"
 	[ -n "$bin" ] || bin=$(tev_find_bin)
 	if [ -z "$bin" ]; then
-		echo "$0: no swtim-test-eventdev under build*/; build it or" \
-			"give --bin" >&2
+		echo "$0: no swtim-test-eventdev under build*/ nor in PATH;" \
+			"build it or give --bin" >&2
 		exit 2
 	fi
 	why=$(tev_bin_problem "$bin")
@@ -200,7 +203,8 @@ tev_usage_bin() {
 	cat <<EOF
   -b, --bin PATH        swtim-test-eventdev (default: the newest one not
                         built with sanitizers under build*/ of this
-                        repository; in a bundle, its bin/)
+                        repository; in a bundle, its bin/; else the
+                        one in PATH)
 EOF
 }
 
