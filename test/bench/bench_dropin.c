@@ -38,7 +38,13 @@ bench_dropin_api(void)
 
 	if (bench_dropin_loaded)
 		return &bench_dropin;
-	lib = dlopen(bench_opts.dropin, RTLD_NOW | RTLD_LOCAL);
+	/*
+	 * dlmopen() into the program's own namespace is dlopen(), but for
+	 * one thing: AddressSanitizer intercepts dlopen(), and the loader
+	 * then searches the run path of its runtime, not this program's,
+	 * for a name without a slash (the default one).
+	 */
+	lib = dlmopen(LM_ID_BASE, bench_opts.dropin, RTLD_NOW | RTLD_LOCAL);
 	if (lib == NULL) {
 		bench_error("cannot load the drop-in library (--dropin): %s",
 			    dlerror());
