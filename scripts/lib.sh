@@ -49,8 +49,10 @@ DOC_PACKAGES=(doxygen gnuplot-nox)
 PC_DIR=
 LIB_DIR=
 
+# log MESSAGE: a step, with the time of day, so that a long run's log
+# (CI's) says where its time went.
 log() {
-	printf '==> %s\n' "$*"
+	printf '==> %s %s\n' "$(date +%T)" "$*"
 }
 
 err() {
