@@ -9,11 +9,15 @@
  * @file
  * libswtim_dropin: swtim behind DPDK's own event timer adapter API.
  *
- * The library defines the control calls of DPDK 22.11's
+ * The library defines the control calls of DPDK's
  * rte_event_timer_adapter.h (rte_event_timer_adapter_create(), _create_ext(),
  * _get_info(), _start(), _stop(), _lookup(), _free(), _service_id_get(),
  * _stats_get(), _stats_reset() and rte_event_timer_adapter_caps_get()) at
- * DPDK's symbol version, DPDK_23. An unchanged application that is linked
+ * the symbol version of the DPDK release it was built against (DPDK_23 on
+ * 22.11, DPDK_25 on 24.11, DPDK_26 on 25.11), and, from 23.03 on,
+ * rte_event_timer_remaining_ticks_get() at EXPERIMENTAL. A process that
+ * loads another release's librte_eventdev is refused: a line on stderr,
+ * and exit status 1 before main(). An unchanged application that is linked
  * against librte_eventdev uses swtim when the library is preloaded
  * (LD_PRELOAD) or linked ahead of librte_eventdev: the handle it gets is a
  * struct rte_event_timer_adapter whose arm_burst, arm_tmo_tick_burst and
