@@ -48,8 +48,9 @@
  * or cancels. On its own line, avail still moves between the CPUs of the
  * lanes that write it, a few hundred cycles each time: with batches of
  * 32, two producers on CPUs of their own paid 5-8 cycles a timer more
- * than one (doc/performance.md, "Single calls and two producers"), with 256 about 2. A
- * lane's credit is hidden from the others until a reclaim, though, so a
+ * than one (doc/performance.md, "Single calls and two producers"), with
+ * 256 about 2. A lane's credit is hidden from the others until a
+ * reclaim, though, so a
  * small adapter takes less: the batch is nb_timers / 1024 between these
  * bounds, 32 for up to 32k timers, 256 from 256k on.
  */
