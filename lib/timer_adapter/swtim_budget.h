@@ -50,9 +50,9 @@
  * 32, two producers on CPUs of their own paid 5-8 cycles a timer more
  * than one (doc/performance.md, "Single calls and two producers"), with
  * 256 about 2. A lane's credit is hidden from the others until a
- * reclaim, though, so a
- * small adapter takes less: the batch is nb_timers / 1024 between these
- * bounds, 32 for up to 32k timers, 256 from 256k on.
+ * reclaim, though, so a small adapter takes less: the batch is
+ * nb_timers / 1024 between these bounds, 32 for up to 32k timers, 256
+ * from 256k on.
  */
 #define SWTIM_BUDGET_BATCH_MIN 32
 #define SWTIM_BUDGET_BATCH_MAX 256

@@ -157,8 +157,8 @@ _Static_assert((WHL_LEVELS - 1) * WHL_LEVEL_BITS < 64 &&
  * two producers on CPUs of their own paid 4-6 cycles a timer more than
  * one, with 64 about 1 (doc/performance.md, "Single calls and two
  * producers"). But every wheel's cache (two bulks at most) adds to the
- * blocks allocated, so
- * whl_block_bulk_of() gives a small adapter smaller bulks.
+ * blocks allocated, so whl_block_bulk_of() gives a small adapter smaller
+ * bulks.
  */
 #define WHL_BLOCK_BULK_MIN 8
 #define WHL_BLOCK_BULK_MAX 64
