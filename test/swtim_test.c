@@ -8,10 +8,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <glob.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -88,6 +90,42 @@ double
 swt_cycles_to_ms(uint64_t cycles)
 {
 	return (double)cycles * 1000.0 / (double)rte_get_timer_hz();
+}
+
+uint64_t
+swt_cpu_waited(void)
+{
+	char path[sizeof("/proc/self/task//schedstat") + NAME_MAX];
+	struct dirent *d;
+	uint64_t total = 0, ran, waited;
+	FILE *f;
+	DIR *dir = opendir("/proc/self/task");
+
+	if (dir == NULL)
+		return 0;
+	while ((d = readdir(dir)) != NULL) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat",
+			 d->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		/* "<ns on a CPU> <ns ready but waiting> <time slices>" */
+		if (fscanf(f, "%" SCNu64 " %" SCNu64, &ran, &waited) == 2)
+			total += waited;
+		fclose(f);
+	}
+	closedir(dir);
+	return swt_ns_to_cycles(total);
+}
+
+uint64_t
+swt_bound_plus_waited(uint64_t bound, uint64_t since)
+{
+	uint64_t now = swt_cpu_waited();
+
+	return bound + (now > since ? now - since : 0);
 }
 
 void

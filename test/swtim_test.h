@@ -326,6 +326,18 @@ swt_ticks(uint64_t ns, uint64_t tick_ns)
 
 /** Cycles as ms. */
 double swt_cycles_to_ms(uint64_t cycles);
+/**
+ * Timer cycles this process's threads have spent ready to run and kept
+ * off a CPU by others, added up over the threads (the kernel's
+ * schedstat; 0 where it does not keep them). A bound on lateness or on a
+ * wait is generous only on a machine that runs the test's threads: a
+ * case adds what this grew by meanwhile to its bound, so that a machine
+ * with many more busy threads than CPUs does not fail it, while a late
+ * expiry on a machine that ran the test still does.
+ */
+uint64_t swt_cpu_waited(void);
+/** bound, plus what swt_cpu_waited() grew by since since. */
+uint64_t swt_bound_plus_waited(uint64_t bound, uint64_t since);
 /** Sleep, giving the CPU to the service lcore on small machines. */
 void swt_sleep_ms(unsigned int ms);
 /** Give the CPU away briefly: for polling loops that found nothing. */

@@ -47,7 +47,20 @@ struct expect {
 	bool by_ptr;		/* timers identify as event_ptr, not u64 */
 	uint64_t max_late;	/* worst lateness seen, in cycles */
 	unsigned int total;
+	uint64_t waited;	/* swt_cpu_waited() when the case began */
 };
+
+/*
+ * The bound on lateness: LATE_BOUND_MS, plus what this process waited for
+ * a CPU since the case began (on a machine with many more busy threads
+ * than CPUs, its service and its dequeues wait too).
+ */
+static uint64_t
+late_bound(const struct expect *x)
+{
+	return swt_bound_plus_waited(swt_ms_to_cycles(LATE_BOUND_MS),
+				     x->waited);
+}
 
 static int
 expect_init(struct expect *x, unsigned int n, uint64_t tick_ns)
@@ -55,6 +68,7 @@ expect_init(struct expect *x, unsigned int n, uint64_t tick_ns)
 	memset(x, 0, sizeof(*x));
 	x->n = n;
 	x->tick_ns = tick_ns;
+	x->waited = swt_cpu_waited();
 	x->t = swt_timers(n);
 	x->arm_tsc = swt_calloc(n, sizeof(*x->arm_tsc));
 	x->seen = swt_calloc(n, sizeof(*x->seen));
@@ -117,8 +131,11 @@ expect_event(struct expect *x, const struct rte_event *ev, uint64_t now)
 		   "%.3f ms", i, t->timeout_ticks,
 		   swt_cycles_to_ms(due - now));
 	late = now - due;
-	SWT_ASSERT(late <= swt_ms_to_cycles(LATE_BOUND_MS),
-		   "timer %u late by %.1f ms", i, swt_cycles_to_ms(late));
+	/* The bound read only for a late one: /proc is slow. */
+	SWT_ASSERT(late <= swt_ms_to_cycles(LATE_BOUND_MS) ||
+		   late <= late_bound(x), "timer %u late by %.1f ms (bound"
+		   " %.1f ms with the waits for a CPU)", i,
+		   swt_cycles_to_ms(late), swt_cycles_to_ms(late_bound(x)));
 	x->max_late = RTE_MAX(x->max_late, late);
 	return SWT_PASS;
 }
@@ -148,12 +165,13 @@ static int
 expect_all(struct expect *x, uint64_t longest_ns)
 {
 	struct rte_event evs[32];
-	uint64_t end = swt_now() + swt_ns_to_cycles(longest_ns) +
-		swt_ms_to_cycles(LATE_BOUND_MS);
+	uint64_t start = swt_now() + swt_ns_to_cycles(longest_ns);
+	uint64_t end = start + swt_ms_to_cycles(LATE_BOUND_MS);
 	uint64_t now;
 	uint16_t k, j;
 
-	while (x->total < x->n && swt_now() < end) {
+	while (x->total < x->n &&
+	       (swt_now() < end || swt_now() < start + late_bound(x))) {
 		k = swt_dequeue(&swt_dev, evs, RTE_DIM(evs));
 		now = swt_now();
 		if (k == 0)
@@ -596,8 +614,9 @@ expiry_within_a_grain(void)
 		SWT_ASSERT_BURST(swtim_arm_burst(a, &p, 1), 1, 0);
 		end = x.arm_tsc[i] + tick + swt_ms_to_cycles(LATE_BOUND_MS);
 		while (swt_dequeue(&swt_dev, &ev, 1) == 0)
-			SWT_ASSERT(swt_now() < end, "timer %u not delivered",
-				   i);
+			SWT_ASSERT(swt_now() < end || swt_now() <
+				   x.arm_tsc[i] + tick + late_bound(&x),
+				   "timer %u not delivered", i);
 		now = swt_now();
 		if (expect_event(&x, &ev, now) != SWT_PASS)
 			return SWT_FAIL;
