@@ -14,10 +14,11 @@
  * millisecond is one grain), so that a timer armed anywhere in a tick is
  * due within a grain of its exact deadline: counted in whole ticks, one
  * armed just after a tick began would be almost a tick late. The wheel's
- * unit is the grain, and "tick" below means it. Each wheel has WHL_LEVELS levels of WHL_SLOTS slots; level l
- * slot s holds the timers whose expiry tick E has, in base WHL_SLOTS, digit
- * s at position l and agrees with the wheel's clock `cur` (the first tick
- * not yet processed) on every digit above l. So with the default 8 bits a
+ * unit is the grain, and "tick" below means it. Each wheel has WHL_LEVELS
+ * levels of WHL_SLOTS slots; level l slot s holds the timers whose expiry
+ * tick E has, in base WHL_SLOTS, digit s at position l and agrees with
+ * the wheel's clock `cur` (the first tick not yet processed) on every
+ * digit above l. So with the default 8 bits a
  * level (WHL_LEVEL_BITS below) level 0 holds what expires in cur's current
  * block of 256 ticks, one slot per tick; level 1 what expires in later
  * 256-tick blocks of cur's 65536-tick block; and so on up to level 7,
@@ -119,6 +120,11 @@
  * adapter's RTE_MAX_LCORE wheels grows with its slots and clearing a slot
  * scans its level's whole bitmap: neither measured nor tested, so not
  * offered. whl_slot.h checks the fields these must fit.
+ *
+ * This header is the one source of the geometry: doc/design.md ("Levels")
+ * tabulates the default's levels, ranges and sizes, and the unit test
+ * wheel_geometry holds that table to what test/wheel_geometry.c, built
+ * with this header at the default, prints.
  */
 #ifndef WHL_LEVEL_BITS
 #define WHL_LEVEL_BITS 8u
