@@ -20,19 +20,7 @@
 #include "swtim_adapter_pvt.h"
 #include "swtim_base.h"
 #include "swtim_log.h"
-
-/*
- * A tick is cut in up to 2^SWTIM_GRAIN_SHIFT_MAX grains, each of at least
- * 2^SWTIM_GRAIN_MIN_BITS timer cycles (0.4 ms at 2.6 GHz: the service
- * steps through no more than that many grains a second). A grain is a
- * whole number of cycles, rounded up, so a timeout of n ticks placed as
- * n << grain_shift grains is never shorter than n ticks and at most
- * n * 2^-SWTIM_GRAIN_MIN_BITS ticks longer (the minimum grain bounds the
- * rounding): less than what rounding the tick itself to cycles gives at
- * the finest ticks. Ticks under twice the minimum grain are one grain.
- */
-#define SWTIM_GRAIN_SHIFT_MAX 4u
-#define SWTIM_GRAIN_MIN_BITS 20u
+#include "swtim_tunables.h"
 
 static void
 swtim_base_grain_init(struct swtim_base *base)

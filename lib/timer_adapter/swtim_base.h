@@ -37,17 +37,7 @@
 #include "swtim_poll_set.h"
 #include "swtim_port.h"
 #include "swtim_service.h"
-
-/*
- * Most expiries a service run asks a driver to put into a lane's buffer
- * before it offers them to the device (struct swtim_driver_ops.expire):
- * workers start on a large expiry before the run has expired all of it,
- * and a driver that holds its store's lock while it expires (the wheel)
- * keeps a producer arming there waiting a few microseconds at most;
- * large enough that each enqueue call, and each take of that lock, is
- * spread over many timers.
- */
-#define SWTIM_EXPIRE_BURST 256
+#include "swtim_tunables.h"
 
 /** The shared part of a driver's adapter, at the start of the driver's. */
 struct swtim_base {

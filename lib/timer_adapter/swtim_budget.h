@@ -41,22 +41,7 @@
 #include <rte_common.h>
 
 #include "swtim_lane.h"
-
-/*
- * Slots a lane takes from avail at once, and half the credit it keeps at
- * most (struct swtim_budget's batch): one shared write per batch of arms
- * or cancels. On its own line, avail still moves between the CPUs of the
- * lanes that write it, a few hundred cycles each time: with batches of
- * 32, two producers on CPUs of their own paid 5-8 cycles a timer more
- * than one (doc/performance.md, "Single calls and two producers"), with
- * 256 about 2. A lane's credit is hidden from the others until a
- * reclaim, though, so a small adapter takes less: the batch is
- * nb_timers / 1024 between these bounds, 32 for up to 32k timers, 256
- * from 256k on.
- */
-#define SWTIM_BUDGET_BATCH_MIN 32
-#define SWTIM_BUDGET_BATCH_MAX 256
-#define SWTIM_BUDGET_BATCH_SHARE 1024
+#include "swtim_tunables.h"
 
 struct swtim_budget {
 	/** Timers that may be outstanding at once. */

@@ -24,31 +24,9 @@
 #include <rte_eventdev.h>
 
 #include "swtim_port.h"
+#include "swtim_tunables.h"
 
 struct swtim_budget;
-
-/** Events the buffer starts with at least. */
-#define SWTIM_EVBUF_MIN 1024
-
-/*
- * A buffer whose events the device refused outright is not offered again
- * for this long (swtim_evbuf_backing_off(); the service leaves its lane
- * alone meanwhile, due timers included, which would only grow the
- * buffer): a service polling in a tight loop would otherwise hold the
- * lane's claim nearly all the time, and a cancel that needs the
- * claim to take back a periodic timer's waiting event would see EAGAIN
- * hundreds of times in a row (measured: up to 68 ms with two service
- * lcores on two shared CPUs). The device frees room only as workers
- * dequeue; 2 us adds at most that to a stall.
- */
-#define SWTIM_EVBUF_RETRY_US 2
-
-/*
- * A device that has refused every event offered for this long gets a
- * warning in the log: the timers wait, counted, for as long as it takes,
- * and without a word the application would only see expiries stop.
- */
-#define SWTIM_EVBUF_STALL_MS 1000
 
 /**
  * The buffer. Indices run freely and are masked on use.

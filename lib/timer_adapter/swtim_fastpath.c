@@ -21,6 +21,7 @@
 #include "swtim.h"
 #include "swtim_adapter_pvt.h"
 #include "swtim_base.h"
+#include "swtim_tunables.h"
 
 /* Why a timer cannot be armed: the errno and the state to leave it in. */
 struct swtim_arm_error {
@@ -105,16 +106,6 @@ swtim_burst_seen_before(uint64_t *seen, struct rte_event_timer **evtims,
 			return true;
 	return false;
 }
-
-/*
- * Bursts go through the checks and to the driver SWTIM_BURST_CHUNK timers
- * at a time: the filter of swtim_burst_seen_before() covers one chunk, and
- * a timer repeated in a later chunk is found armed (or cancelled) by then,
- * as one call per timer in turn would find it. Over a whole burst of
- * thousands the filter fills up, and every timer was compared with all
- * those before it.
- */
-#define SWTIM_BURST_CHUNK 64
 
 /*
  * Check a chunk up to its first invalid timer, hand the valid front to

@@ -38,28 +38,13 @@
 #include <rte_common.h>
 #include <rte_kvargs.h>
 
+#include "swtim_tunables.h"
+
 /** Driver option that sets max_sleep_us. */
 #define SWTIM_IDLE_ARG "max_sleep_us"
 
 /** Largest max_sleep_us accepted: a second. */
 #define SWTIM_IDLE_MAX_SLEEP_US 1000000
-
-/*
- * How much longer each idle run in a row sleeps. 10 us reaches a 500 us
- * cap in 50 idle runs (about 13 ms): short enough to save power soon after
- * a burst, long enough that a lull between bursts costs no latency.
- */
-#define SWTIM_IDLE_STEP_US 10
-
-/*
- * How long before the next deadline a sleep ends. Inside this margin the
- * service polls, so it costs CPU for every distinct deadline: 100 us made
- * an adapter with a few thousand deadlines a second spend a third of a
- * CPU there. 20 us keeps that small; the rest of the OS's wake-up latency
- * (typically 50-60 us for nanosleep) is lateness, well inside the bound
- * the sleeping mode documents.
- */
-#define SWTIM_IDLE_MARGIN_US 20
 
 /** Sleep state of an adapter. */
 struct swtim_idle {

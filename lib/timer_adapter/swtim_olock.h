@@ -34,12 +34,10 @@
 #include <rte_debug.h>
 
 #include "swtim_proc.h"
+#include "swtim_tunables.h"
 
 /** Taken with this bit, a lock whose holder died may be taken over. */
 #define SWTIM_OLOCK_STEAL (UINT32_C(1) << 31)
-
-/** Spins between two looks at whether the holder is alive. */
-#define SWTIM_OLOCK_CHECK_SPINS 1024
 
 /** The lock: 0 when free, else its holder's tag (and how it holds). */
 typedef struct {

@@ -23,22 +23,7 @@
 #include <rte_spinlock.h>
 
 #include "swtim_driver.h"
-
-/*
- * How often an idle service maintains a port: event_dsw answers other
- * ports' flow-migration requests only from maintenance, so a port left
- * alone stalls the workers' migrations; every 10 us keeps that latency
- * below the device's own, while an idle service (called millions of
- * times a second) skips the call almost always.
- */
-#define SWTIM_PORT_MAINTAIN_US 10
-
-/**
- * Largest number of events handed to rte_event_enqueue_new_burst() at
- * once (further capped by the port's enqueue depth). 32 matches the bursts
- * event devices are tuned for; larger only holds the first events back.
- */
-#define SWTIM_PORT_ENQ_BURST_MAX 32
+#include "swtim_tunables.h"
 
 /**
  * One of the adapter's event ports, shared by the service runs that

@@ -32,6 +32,7 @@
 
 #include "swtim_log.h"
 #include "swtim_proc.h"
+#include "swtim_tunables.h"
 
 #define SWTIM_PROCS_MZ_NAME "swtim_procs"
 
@@ -53,10 +54,6 @@ static uint64_t swtim_proc_pid_ns;
 
 /* Per slot, until when (TSC) a live answer holds in this process. */
 static uint64_t swtim_proc_alive_until[SWTIM_PROCS_MAX];
-
-/* A live answer is kept for 1/this of a second: a waiter reads /proc at
- * most that often per slot. */
-#define SWTIM_PROC_ALIVE_HOLD_DIV 100
 
 /* What /proc says of a process. */
 struct swtim_proc_info {

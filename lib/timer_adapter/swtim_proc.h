@@ -22,11 +22,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/** Processes that can use swtim at once (one slot each). */
-#define SWTIM_PROCS_MAX 128
+#include "swtim_tunables.h"
 
 /** Bits of a tag that name the slot. */
 #define SWTIM_PROC_SLOT_BITS 8
+_Static_assert(SWTIM_PROCS_MAX <= 1u << SWTIM_PROC_SLOT_BITS,
+	       "a slot fits in a tag");
 /** Generations a slot counts through (tag bits above the slot). */
 #define SWTIM_PROC_GEN_MASK ((UINT32_C(1) << 23) - 1)
 

@@ -24,6 +24,7 @@
 
 #include "swtim_base.h"
 #include "swtim_log.h"
+#include "swtim_tunables.h"
 
 int
 swtim_service_register(const char *driver, uint16_t adapter_id,
@@ -46,15 +47,6 @@ swtim_service_register(const char *driver, uint16_t adapter_id,
 			  ret);
 	return ret;
 }
-
-/* How long quiescing waits before it says in the log what it waits for. */
-#define SWTIM_QUIESCE_WARN_MS 1000
-/*
- * How long it waits for a service lcore the service is not mapped to (the
- * application may have unmapped it while that lcore was about to call):
- * such a lcore counts no loops at all once it has no service left.
- */
-#define SWTIM_QUIESCE_UNMAPPED_MS 10
 
 /* Whether lcore may still be in the loop it was in when it counted loops. */
 static bool

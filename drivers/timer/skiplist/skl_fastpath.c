@@ -20,9 +20,6 @@
 
 #include "skl_private.h"
 
-/* Objects taken from the recycler per call. */
-#define SKL_ARM_CHUNK 32
-
 /*
  * Arm nb timers; tmo_ticks != 0 gives them all that timeout, 0 means each
  * its own. Stops at the budget (ENOSPC).

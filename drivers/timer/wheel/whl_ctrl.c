@@ -21,17 +21,7 @@
 #include "whl_slot.h"
 #include "swtim_log.h"
 
-/*
- * An adapter's tag (whl_owner_of()): its id in the low bits, unique among
- * the adapters that exist at once, so that a timer armed on one never
- * names another; above it a count of the adapters created, so that a
- * timer left from a freed adapter (its state CANCELED) seldom names the
- * next one of the same id either. A plain count of creations wrapped
- * after 65535 of them onto a tag still in use.
- */
-#define WHL_TAG_ID_BITS 5
-_Static_assert(SWTIM_ADAPTER_NUM_MAX <= 1 << WHL_TAG_ID_BITS,
-	       "adapter ids fit in a tag");
+/* Adapters created, the upper bits of their tags (WHL_TAG_ID_BITS). */
 static uint16_t whl_generation;
 
 /* A tag for adapter id; never 0, which a zeroed timer carries. */

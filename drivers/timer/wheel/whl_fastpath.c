@@ -22,9 +22,6 @@
 
 #include "whl_slot.h"
 
-/* Timers fetched ahead per step of a burst. */
-#define WHL_ARM_CHUNK 32
-
 /* The grain a timer armed at now_grain with a timeout of ticks adapter
  * ticks is due at; one past the last grain a 64-bit count reaches is never
  * due. */

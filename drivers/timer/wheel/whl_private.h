@@ -14,10 +14,11 @@
  * millisecond is one grain), so that a timer armed anywhere in a tick is
  * due within a grain of its exact deadline: counted in whole ticks, one
  * armed just after a tick began would be almost a tick late. The wheel's
- * unit is the grain, and "tick" below means it. Each wheel has WHL_LEVELS levels of WHL_SLOTS slots; level l
- * slot s holds the timers whose expiry tick E has, in base WHL_SLOTS, digit
- * s at position l and agrees with the wheel's clock `cur` (the first tick
- * not yet processed) on every digit above l. So with the default 8 bits a
+ * unit is the grain, and "tick" below means it. Each wheel has WHL_LEVELS
+ * levels of WHL_SLOTS slots; level l slot s holds the timers whose expiry
+ * tick E has, in base WHL_SLOTS, digit s at position l and agrees with
+ * the wheel's clock `cur` (the first tick not yet processed) on every
+ * digit above l. So with the default 8 bits a
  * level (WHL_LEVEL_BITS below) level 0 holds what expires in cur's current
  * block of 256 ticks, one slot per tick; level 1 what expires in later
  * 256-tick blocks of cur's 65536-tick block; and so on up to level 7,
@@ -119,6 +120,11 @@
  * adapter's RTE_MAX_LCORE wheels grows with its slots and clearing a slot
  * scans its level's whole bitmap: neither measured nor tested, so not
  * offered. whl_slot.h checks the fields these must fit.
+ *
+ * This header is the one source of the geometry: doc/design.md ("Levels")
+ * tabulates the default's levels, ranges and sizes, and the unit test
+ * wheel_geometry holds that table to what test/wheel_geometry.c, built
+ * with this header at the default, prints.
  */
 #ifndef WHL_LEVEL_BITS
 #define WHL_LEVEL_BITS 8u
@@ -156,9 +162,9 @@ _Static_assert((WHL_LEVELS - 1) * WHL_LEVEL_BITS < 64 &&
  * the CPUs of the wheels using them: with bulks of 8 blocks (128 timers)
  * two producers on CPUs of their own paid 4-6 cycles a timer more than
  * one, with 64 about 1 (doc/performance.md, "Single calls and two
- * producers"). But every wheel's cache (two bulks at most) adds to the
- * blocks allocated, so whl_block_bulk_of() gives a small adapter smaller
- * bulks.
+ * producers (issue 16)"). But every wheel's cache (two bulks at most)
+ * adds to the blocks allocated, so whl_block_bulk_of() gives a small
+ * adapter smaller bulks.
  */
 #define WHL_BLOCK_BULK_MIN 8
 #define WHL_BLOCK_BULK_MAX 64
@@ -181,6 +187,32 @@ _Static_assert((WHL_LEVELS - 1) * WHL_LEVEL_BITS < 64 &&
  * fetched before it is used.
  */
 #define WHL_PREFETCH_AHEAD 16
+
+/*
+ * Timers an arm burst fetches before it writes them, and arms as one run
+ * when they share a timeout (whl_slot_push()): enough lines in flight at
+ * once to overlap their misses, few enough (2 KiB of event timers) to
+ * stay in L1 until they are written. 32 is the burst the benchmarks and
+ * applications arm in (dpdk-test-eventdev arms by 16), so such a burst is
+ * one chunk. Not measured on its own: the arm bursts of
+ * doc/performance.md, "Single calls and two producers (issue 16)"
+ * (18-21 cycles a timer in bursts of 32), are one chunk each.
+ */
+#define WHL_ARM_CHUNK 32
+
+/*
+ * An adapter's tag (whl_owner_of()): its id in the low WHL_TAG_ID_BITS,
+ * unique among the adapters that exist at once, so that a timer armed on
+ * one never names another; above it a count of the adapters created, so
+ * that a timer left from a freed adapter (its state CANCELED) seldom
+ * names the next one of the same id either. A plain count of creations
+ * wrapped after 65535 of them onto a tag still in use. 5 bits: as few as
+ * SWTIM_ADAPTER_NUM_MAX ids need, leaving the other 11 of the tag's 16
+ * for the count.
+ */
+#define WHL_TAG_ID_BITS 5
+_Static_assert(SWTIM_ADAPTER_NUM_MAX <= 1 << WHL_TAG_ID_BITS,
+	       "adapter ids fit in a tag");
 
 /*
  * A block of a slot's stack: its timers. Entries from the top block's fill
