@@ -25,7 +25,8 @@ EXAMPLE_DIR=$SWTIM_ROOT/examples/arm_one
 EXAMPLE_BIN=$EXAMPLE_DIR/build/arm_one
 EXAMPLE_TIMEOUT_S=120
 
-# What building, installing and running swtim needs on Debian 12.
+# What building, installing and running swtim needs on Debian 12: the
+# one list of the packages; README.md and the other scripts point here.
 # gcc does not pull in the C library headers without its recommends.
 # shellcheck disable=SC2034
 # dpdk-dev brings DPDK's own dpdk-test and dpdk-test-eventdev, which the

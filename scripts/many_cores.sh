@@ -79,8 +79,10 @@ out=$(cd "$out" && pwd)
 # shellcheck disable=SC1091
 . "$bundle/env.sh" || exit 1
 
-mapfile -t cpus < <(python3 -c 'import os
-print("\n".join(str(c) for c in sorted(os.sched_getaffinity(0))))')
+# Every CPU we may run on.
+# shellcheck source=app/test-eventdev/tev_lib.sh
+. "$root/app/test-eventdev/tev_lib.sh"
+read -r -a cpus < <(tev_cpus all)
 ncpu=${#cpus[@]}
 summary=$out/summary.txt
 : >"$summary"

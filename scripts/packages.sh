@@ -331,6 +331,7 @@ pkg_check() {
 		rm -rf "$CHECK_RUN/root$r/arm_one/build"
 		cp "$SWTIM_ROOT/test/dropin/dpdk_tools.sh" \
 			"$SWTIM_ROOT/test/dropin/autotest_lib.sh" \
+			"$SWTIM_ROOT/app/test-eventdev/tev_lib.sh" \
 			"$CHECK_RUN/root$r/dropin/"
 		for f in "${debs[@]}"; do
 			pkgs+=("$(dpkg-deb -f "$f" Package)")

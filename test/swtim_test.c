@@ -11,7 +11,6 @@
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include <rte_malloc.h>
 #include <rte_service.h>
 
+#include "swt_cpus.h"
 #include "swtim_test.h"
 
 const char *swt_driver = SWTIM_DEFAULT_DRIVER;
@@ -596,22 +596,15 @@ swt_join(void)
 /* ---- program structure ---- */
 
 /*
- * Lcore layout over the CPUs we may run on: main and service lcores
- * pinned apart when there are two CPUs, the rest floating.
+ * Lcore layout over the first two CPUs we may run on (swt_cpus.h): main
+ * and service lcores pinned apart when there are two, the rest floating.
  */
 static void
 swt_lcores_arg(char *buf, size_t len)
 {
-	cpu_set_t set;
-	int cpus[2] = { 0, 0 };
-	int n = 0, c;
+	int cpus[2];
 
-	if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-		for (c = 0; c < CPU_SETSIZE && n < 2; c++)
-			if (CPU_ISSET(c, &set))
-				cpus[n++] = c;
-	}
-	if (n < 2)
+	if (swt_cpus_pick(cpus, RTE_DIM(cpus)) < 2)
 		snprintf(buf, len, "0@%d,1@%d,(2-5)@%d", cpus[0], cpus[0],
 			 cpus[0]);
 	else

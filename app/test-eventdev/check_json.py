@@ -9,8 +9,8 @@ Usage:
   check_json.py --json FILE            (check an existing report only)
 
 In COMMAND's arguments, @CPUS@ is replaced by the CPUs this process may
-run on (at most two, e.g. "0-1" or "3"), so that an EAL --lcores map
-fits the machine. Given --json and --expect-rc 0 (the default), the JSON report must
+run on (at most two, e.g. "0-1" or "3": tev_cpu_list in tev_lib.sh), so
+that an EAL --lcores map fits the machine. Given --json and --expect-rc 0 (the default), the JSON report must
 show a clean run: every timer asked for armed, received once, none early
 or lost, and the counts consistent with each other. For a timed load
 (--load=idle|low|high|bursty) the timers asked for are those the
@@ -25,10 +25,13 @@ import sys
 
 
 def cpu_list():
-    cpus = sorted(os.sched_getaffinity(0))[:2]
-    if len(cpus) == 2 and cpus[1] == cpus[0] + 1:
-        return "%d-%d" % (cpus[0], cpus[1])
-    return ",".join(str(c) for c in cpus)
+    """The scripts' CPU pick, tev_cpu_list of tev_lib.sh beside this file,
+    so that the meson tests place their lcores as the scripts do."""
+    lib = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "tev_lib.sh")
+    return subprocess.run(["bash", "-c", '. "$1" && tev_cpu_list',
+                           "bash", lib], check=True, capture_output=True,
+                          text=True).stdout.strip()
 
 
 def check_report(path):

@@ -335,11 +335,58 @@ evt_optable_parse(const struct evt_opt *tab, unsigned int n,
 	return ret;
 }
 
-void
-evt_optable_usage(const struct evt_opt *tab, unsigned int n, FILE *f)
+/* Whether o's help may name its default (EVT_OPT_HELP_DEFAULT). */
+static bool
+has_printable_default(const struct evt_opt *o)
 {
+	return o->kind == EVT_OPT_UINT || o->kind == EVT_OPT_INT ||
+		o->kind == EVT_OPT_CHOICE || o->kind == EVT_OPT_STRING;
+}
+
+/* o's value in defaults, as --help states it. */
+static void
+print_default(FILE *f, const struct evt_opt *o,
+	      const struct evt_options *defaults)
+{
+	const void *p = cfield_of(defaults, o);
+	uint64_t v;
+	int i;
+
+	switch (o->kind) {
+	case EVT_OPT_UINT:
+		v = load_unsigned(p, o->size);
+		if (o->word != NULL && v == o->word_value)
+			fprintf(f, "%s", o->word);
+		else
+			fprintf(f, "%" PRIu64, v);
+		break;
+	case EVT_OPT_INT:
+		i = *(const int *)p;
+		if (o->below_min != NULL && (int64_t)i < (int64_t)o->min)
+			fprintf(f, "%s", o->below_min);
+		else
+			fprintf(f, "%d", i);
+		break;
+	case EVT_OPT_CHOICE:
+		fprintf(f, "%s", evt_optable_choice_name(o->choices,
+			load_unsigned(p, o->size)));
+		break;
+	case EVT_OPT_STRING:
+		fprintf(f, "%s", (const char *)p);
+		break;
+	default:
+		/* evt_optable_check() refuses the placeholder here. */
+		break;
+	}
+}
+
+void
+evt_optable_usage(const struct evt_opt *tab, unsigned int n,
+		  const struct evt_options *defaults, FILE *f)
+{
+	const size_t mark_len = strlen(EVT_OPT_HELP_DEFAULT);
 	const struct evt_opt_choice *c;
-	const char *line, *nl;
+	const char *h;
 	unsigned int i;
 	int len;
 
@@ -359,14 +406,17 @@ evt_optable_usage(const struct evt_opt *tab, unsigned int n, FILE *f)
 		}
 		/* A long option pushes its help along, two spaces after. */
 		fprintf(f, "%*s", RTE_MAX(USAGE_HELP_COL - len, 2), "");
-		for (line = o->help; ; line = nl + 1) {
-			nl = strchr(line, '\n');
-			if (nl == NULL)
-				break;
-			fprintf(f, "%.*s\n%*s", (int)(nl - line), line,
-				USAGE_HELP_COL, "");
+		for (h = o->help; *h != '\0'; h++) {
+			if (strncmp(h, EVT_OPT_HELP_DEFAULT, mark_len) == 0) {
+				print_default(f, o, defaults);
+				h += mark_len - 1;
+			} else if (*h == '\n') {
+				fprintf(f, "\n%*s", USAGE_HELP_COL, "");
+			} else {
+				fputc(*h, f);
+			}
 		}
-		fprintf(f, "%s\n", line);
+		fputc('\n', f);
 	}
 }
 
@@ -446,6 +496,11 @@ entry_problem(const struct evt_opt *o)
 	if (o->kind != EVT_OPT_HELP && o->kind != EVT_OPT_CUSTOM &&
 	    o->field + o->size > sizeof(struct evt_options))
 		return "field outside struct evt_options";
+	if (strstr(o->help, EVT_OPT_HELP_DEFAULT) != NULL &&
+	    !has_printable_default(o))
+		return "help names a default its kind cannot print";
+	if (o->below_min != NULL && o->kind != EVT_OPT_INT)
+		return "below_min on an option that is not an int";
 	switch (o->kind) {
 	case EVT_OPT_HELP:
 		break;

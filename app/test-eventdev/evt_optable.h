@@ -105,6 +105,11 @@ struct evt_opt {
 	const char *word;
 	/** The value word stands for. */
 	uint64_t word_value;
+	/**
+	 * EVT_OPT_INT: what --help calls a default below min, a value no
+	 * command line gives (socket_id's SOCKET_ID_ANY: "any").
+	 */
+	const char *below_min;
 	/** EVT_OPT_CHOICE: the names accepted. */
 	const struct evt_opt_choice *choices;
 	/** EVT_OPT_CUSTOM: the conversion. */
@@ -120,12 +125,21 @@ struct evt_opt {
 	evt_opt_report_t report;
 	/**
 	 * Help text: lines separated by '\n', printed in a column next to
-	 * the option.
+	 * the option. EVT_OPT_HELP_DEFAULT in it stands for the option's
+	 * default, printed from the defaults evt_optable_usage() is given,
+	 * so that the text cannot state another.
 	 */
 	const char *help;
 	/** When set, a heading printed before this option in --help. */
 	const char *section;
 };
+
+/**
+ * In a help text, the option's default value: a number (or the entry's
+ * word, or below_min), a choice's name or a string. For the kinds that
+ * have a field of one of those: UINT, INT, CHOICE and STRING.
+ */
+#define EVT_OPT_HELP_DEFAULT "%D"
 
 /** Where a field of struct evt_options is, and its size. */
 #define EVT_OPT_FIELD(f) \
@@ -143,7 +157,9 @@ struct evt_opt {
 
 /**
  * Check that a table is consistent: names and report keys unique, each
- * field of the size its kind stores, each range within its field.
+ * field of the size its kind stores, each range within its field, and
+ * EVT_OPT_HELP_DEFAULT only in the help of a kind that has a default to
+ * print.
  *
  * @return
  *   true when it is; false after printing what is wrong.
@@ -161,8 +177,13 @@ bool evt_optable_check(const struct evt_opt *tab, unsigned int n);
 int evt_optable_parse(const struct evt_opt *tab, unsigned int n,
 		      struct evt_options *opt, int argc, char **argv);
 
-/** Print each option's line(s) and the section headings to f. */
-void evt_optable_usage(const struct evt_opt *tab, unsigned int n, FILE *f);
+/**
+ * Print each option's line(s) and the section headings to f, each
+ * EVT_OPT_HELP_DEFAULT in a help text replaced by that option's value in
+ * defaults.
+ */
+void evt_optable_usage(const struct evt_opt *tab, unsigned int n,
+		       const struct evt_options *defaults, FILE *f);
 
 /** Write the reported options into the JSON object open in j. */
 void evt_optable_report(const struct evt_opt *tab, unsigned int n,

@@ -222,15 +222,17 @@ load_is_bursty(const struct evt_options *opt)
 }
 
 /*
- * Every option, in the order --help lists them. The defaults are those
- * evt_options_default() sets, which the help texts state.
+ * Every option, in the order --help lists them. A default the help
+ * states is EVT_OPT_HELP_DEFAULT, which --help prints from
+ * evt_options_default(), or a named constant: never a number here.
  */
 static const struct evt_opt evt_opts[] = {
 	{
 		.name = "test", .kind = EVT_OPT_CHOICE, .arg = "NAME",
 		EVT_OPT_FIELD(test), .choices = test_choices,
 		.json = "test",
-		.help = "perf_queue (default) or perf_atq",
+		.help = "perf_queue or perf_atq (default "
+			EVT_OPT_HELP_DEFAULT ")",
 		.section = "Options of dpdk-test-eventdev"
 			" (same meaning and defaults):",
 	},
@@ -238,7 +240,7 @@ static const struct evt_opt evt_opts[] = {
 		.name = "dev", .kind = EVT_OPT_UINT, .arg = "ID",
 		EVT_OPT_FIELD(dev_id), .min = 0, .max = RTE_EVENT_MAX_DEVS - 1,
 		.json = "dev",
-		.help = "event device id (default 0)",
+		.help = "event device id (default " EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "plcores", .kind = EVT_OPT_LCORES, .arg = "LIST",
@@ -262,47 +264,52 @@ static const struct evt_opt evt_opts[] = {
 		.name = "nb_flows", .kind = EVT_OPT_UINT, .arg = "N",
 		EVT_OPT_FIELD(nb_flows), .min = 1, .max = UINT32_MAX,
 		.json = "nb_flows",
-		.help = "flows per queue (default 1024)",
+		.help = "flows per queue (default " EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "nb_timers", .kind = EVT_OPT_UINT, .arg = "N",
 		EVT_OPT_FIELD(nb_timers), .min = 1, .max = UINT64_MAX / 2,
 		.json = "nb_timers",
-		.help = "timers each producer arms (default 100000000)",
+		.help = "timers each producer arms (default "
+			EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "nb_timer_adptrs", .kind = EVT_OPT_UINT, .arg = "N",
 		EVT_OPT_FIELD(nb_timer_adptrs), .min = 1,
 		.max = EVT_MAX_ADAPTERS,
 		.json = "nb_timer_adptrs",
-		.help = "adapters, used round robin (default 1, max "
-			RTE_STR(EVT_MAX_ADAPTERS) ")",
+		.help = "adapters, used round robin (default "
+			EVT_OPT_HELP_DEFAULT ", max " RTE_STR(EVT_MAX_ADAPTERS)
+			")",
 	},
 	{
 		.name = "timer_tick_nsec", .kind = EVT_OPT_UINT, .arg = "NS",
 		EVT_OPT_FIELD(timer_tick_nsec), .min = 1,
 		.max = UINT64_MAX / 4,
 		.json = "timer_tick_nsec",
-		.help = "adapter tick (default 1000)",
+		.help = "adapter tick (default " EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "max_tmo_nsec", .kind = EVT_OPT_UINT, .arg = "NS",
 		EVT_OPT_FIELD(max_tmo_nsec), .min = 1, .max = UINT64_MAX / 4,
 		.json = "max_tmo_nsec",
-		.help = "adapter maximum timeout (default 100000)",
+		.help = "adapter maximum timeout (default "
+			EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "expiry_nsec", .kind = EVT_OPT_UINT, .arg = "NS",
 		EVT_OPT_FIELD(expiry_nsec), .min = 0, .max = UINT64_MAX / 4,
 		.json = "expiry_nsec",
-		.help = "timeout of each timer (default 10000)",
+		.help = "timeout of each timer (default "
+			EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "pool_sz", .kind = EVT_OPT_UINT, .arg = "N",
 		EVT_OPT_FIELD(pool_sz), .min = 1, .max = UINT32_MAX / 2,
 		.json = "pool_sz",
 		.help = "timer objects, i.e. the most timers outstanding;\n"
-			"also the adapter's nb_timers (default 16384)",
+			"also the adapter's nb_timers (default "
+			EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "prod_type_timerdev", .kind = EVT_OPT_FLAG,
@@ -326,7 +333,8 @@ static const struct evt_opt evt_opts[] = {
 		.name = "worker_deq_depth", .kind = EVT_OPT_UINT, .arg = "N",
 		EVT_OPT_FIELD(wkr_deq_dep), .min = 1, .max = UINT16_MAX,
 		.json = "worker_deq_depth",
-		.help = "worker port dequeue depth and burst (default 16)",
+		.help = "worker port dequeue depth and burst (default "
+			EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "fwd_latency", .kind = EVT_OPT_FLAG,
@@ -342,13 +350,16 @@ static const struct evt_opt evt_opts[] = {
 	{
 		.name = "deq_tmo_nsec", .kind = EVT_OPT_UINT, .arg = "NS",
 		EVT_OPT_FIELD(deq_tmo_nsec), .min = 0, .max = UINT32_MAX,
-		.help = "event device dequeue timeout (default 0)",
+		.help = "event device dequeue timeout (default "
+			EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "socket_id", .kind = EVT_OPT_INT, .arg = "N",
 		EVT_OPT_FIELD(socket_id), .min = 0,
 		.max = RTE_MAX_NUMA_NODES - 1,
-		.help = "socket of the timer objects (default any)",
+		.below_min = "any",
+		.help = "socket of the timer objects (default "
+			EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "nb_pkts", .kind = EVT_OPT_UINT, .arg = "N",
@@ -358,7 +369,8 @@ static const struct evt_opt evt_opts[] = {
 	{
 		.name = "verbose", .kind = EVT_OPT_INT, .arg = "N",
 		EVT_OPT_FIELD(verbose_level), .min = 0, .max = 100,
-		.help = "0: results only, 1: default, 2: more",
+		.help = "0: results only, 1: progress too, 2: more\n"
+			"(default " EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "help", .kind = EVT_OPT_HELP,
@@ -368,7 +380,8 @@ static const struct evt_opt evt_opts[] = {
 		.name = "adapter", .kind = EVT_OPT_CHOICE,
 		EVT_OPT_FIELD(adapter), .choices = adapter_choices,
 		.json = "adapter",
-		.help = "timer adapter to measure (default swtim)",
+		.help = "timer adapter to measure (default "
+			EVT_OPT_HELP_DEFAULT ")",
 		.section = "Options of this application:",
 	},
 	{
@@ -376,7 +389,8 @@ static const struct evt_opt evt_opts[] = {
 		EVT_OPT_FIELD(swtim_driver), EVT_OPT_GIVEN(swtim_driver_set),
 		.json = "swtim_driver", .in_force = adapter_is_swtim,
 		.report = report_swtim_driver,
-		.help = "swtim driver (default: the library's, wheel)",
+		.help = "swtim driver (default: the library's, "
+			SWTIM_DEFAULT_DRIVER ")",
 	},
 	{
 		.name = "swtim-args", .kind = EVT_OPT_STRING, .arg = "K=V,...",
@@ -395,19 +409,22 @@ static const struct evt_opt evt_opts[] = {
 		.max = UINT64_MAX / 4,
 		.json = "timeout_spread_nsec",
 		.help = "arm each timer with its own random timeout in\n"
-			"[expiry_nsec, expiry_nsec + NS] (default 0)",
+			"[expiry_nsec, expiry_nsec + NS] (default "
+			EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "stall-sec", .kind = EVT_OPT_UINT, .arg = "S",
 		EVT_OPT_FIELD(stall_sec), .min = 1, .max = 86400,
 		.help = "give up after S seconds without progress\n"
-			"(default 5 s plus max_tmo_nsec, rounded up\n"
+			"(default " RTE_STR(EVT_STALL_SLACK_S)
+			" s plus max_tmo_nsec, rounded up\n"
 			"to whole seconds)",
 	},
 	{
 		.name = "seed", .kind = EVT_OPT_UINT, .arg = "N",
 		EVT_OPT_FIELD(seed), .min = 0, .max = UINT64_MAX,
-		.help = "seed of the timeout spread (default 1)",
+		.help = "seed of the timeout spread (default "
+			EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "adapter-port", .kind = EVT_OPT_CHOICE,
@@ -415,10 +432,11 @@ static const struct evt_opt evt_opts[] = {
 		.json = "adapter_port",
 		.help = "who adds each adapter's event port: this\n"
 			"application, from the device configuration it\n"
-			"chose, as DPDK's default callback does (app,\n"
-			"the default), or the adapter library's own\n"
-			"create() (rte_event_timer_adapter_create(),\n"
-			"swtim_adapter_create())",
+			"chose, as DPDK's default callback does (app),\n"
+			"or the adapter library's own create()\n"
+			"(rte_event_timer_adapter_create(),\n"
+			"swtim_adapter_create()) (library); default "
+			EVT_OPT_HELP_DEFAULT,
 	},
 	{
 		.name = "adapter-service-lcores", .kind = EVT_OPT_UINT,
@@ -427,7 +445,8 @@ static const struct evt_opt evt_opts[] = {
 		.max = RTE_MAX_LCORE, .word = "all", .word_value = 0,
 		.json = "adapter_service_lcores",
 		.help = "map each adapter's service to N service\n"
-			"lcores, or to all of them (default 1). swtim's\n"
+			"lcores, or to all of them (default "
+			EVT_OPT_HELP_DEFAULT "). swtim's\n"
 			"services are MT safe and split their work per\n"
 			"producer lcore's wheel or list; DPDK's adapter\n"
 			"refuses more than one service lcore",
@@ -437,7 +456,8 @@ static const struct evt_opt evt_opts[] = {
 		EVT_OPT_FIELD(adapter_ports), .min = 1,
 		.max = SWTIM_ADAPTER_PORTS_MAX,
 		.json = "adapter_ports",
-		.help = "give each adapter N event ports (default 1;\n"
+		.help = "give each adapter N event ports (default "
+			EVT_OPT_HELP_DEFAULT ";\n"
 			"swtim_adapter_port_add()): the producer lcores'\n"
 			"timers are delivered through them round robin,\n"
 			"so service lcores enqueue in parallel; swtim\n"
@@ -453,7 +473,8 @@ static const struct evt_opt evt_opts[] = {
 			" us longer than after the one\n"
 			"before, up to N us; half a burst or more returns\n"
 			"it to full polling\n"
-			"(default 0: never sleep). The adapter's service\n"
+			"(default " EVT_OPT_HELP_DEFAULT
+			"; 0: never sleep). The adapter's service\n"
 			"sleeps with --swtim-args=max_sleep_us=N",
 		.section = "Power and load (see doc/performance.md,"
 			" \"Power: sleeping service\"):",
@@ -462,10 +483,11 @@ static const struct evt_opt evt_opts[] = {
 		.name = "load", .kind = EVT_OPT_CHOICE, .arg = "KIND",
 		EVT_OPT_FIELD(load), .choices = load_choices,
 		.json = "load",
-		.help = "what the producers offer:\n"
+		.help = "what the producers offer (default "
+			EVT_OPT_HELP_DEFAULT "):\n"
 			"count  - each arms --nb_timers as fast as it can,\n"
 			"         the run ends when all have expired\n"
-			"         (default; dpdk-test-eventdev's way)\n"
+			"         (dpdk-test-eventdev's way)\n"
 			"idle   - nothing, for --duration-s\n"
 			"low    - --load-rate timers/s (default "
 			RTE_STR(EVT_LOAD_LOW_RATE) ") per\n"
@@ -485,7 +507,7 @@ static const struct evt_opt evt_opts[] = {
 		EVT_OPT_FIELD(duration_s), .min = 1, .max = 3600,
 		.json = "duration_s", .in_force = load_is_timed,
 		.help = "length of a timed load (default "
-			RTE_STR(EVT_LOAD_DURATION_S) ")",
+			EVT_OPT_HELP_DEFAULT ")",
 	},
 	{
 		.name = "load-rate", .kind = EVT_OPT_UINT, .arg = "N",
@@ -511,6 +533,8 @@ static const struct evt_opt evt_opts[] = {
 void
 evt_options_usage(const char *prgname)
 {
+	struct evt_options defaults;
+
 	printf(
 "Usage: %s [EAL options] -- [options]\n"
 "\n"
@@ -518,7 +542,8 @@ evt_options_usage(const char *prgname)
 "lcores dequeue their expiry events. Runs swtim or DPDK's own software\n"
 "event timer adapter; takes dpdk-test-eventdev's timer command lines.\n",
 	       prgname);
-	evt_optable_usage(evt_opts, RTE_DIM(evt_opts), stdout);
+	evt_options_default(&defaults);
+	evt_optable_usage(evt_opts, RTE_DIM(evt_opts), &defaults, stdout);
 	printf(
 "\n"
 "Service lcores (EAL -S/-s, after --lcores) run each adapter's service\n"

@@ -64,6 +64,12 @@ enum evt_load_kind {
 #define EVT_LOAD_BURST_PERIOD_MS 500
 /* Default --duration-s of the timed loads. */
 #define EVT_LOAD_DURATION_S 3
+/*
+ * Default --stall-sec: this many seconds more than the longest timeout
+ * (max_tmo_nsec), so that a run gives up only once every timer is
+ * overdue by seconds, which a loaded machine's late service never is.
+ */
+#define EVT_STALL_SLACK_S 5
 /* How much longer each empty poll makes a worker's sleep, in us. */
 #define EVT_WORKER_SLEEP_STEP_US 10
 

@@ -553,7 +553,8 @@ main(int argc, char **argv)
 		nb_started++;
 	}
 	if (opt.stall_sec == 0)
-		opt.stall_sec = 5 + (opt.max_tmo_nsec + 999999999) / 1000000000;
+		opt.stall_sec = EVT_STALL_SLACK_S +
+			(opt.max_tmo_nsec + 999999999) / 1000000000;
 
 	if (opt.verbose_level > 0) {
 		printf("swtim-test-eventdev on %s (device %u), %u service"

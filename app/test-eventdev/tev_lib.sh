@@ -3,8 +3,8 @@
 # Copyright(c) 2026 The swtim authors
 #
 # Shell functions shared by compare.sh, lateness.sh, power.sh and
-# scaling.sh, and the CPU pick (tev_cpus) that scripts/lib.sh takes from
-# here too. Source it; it defines functions and their two variables
+# scaling.sh, and the CPU pick (tev_cpus, tev_cpu_list) that every other
+# script takes from here too. Source it; it defines functions and their two variables
 # only: tev_timeout (--timeout) and tev_failed (the count of failed
 # runs).
 #
@@ -97,14 +97,21 @@ tev_prepare() {
 	mkdir -p "$out" || exit 1
 }
 
-# tev_cpus: the first two CPUs this process may run on (its scheduler
-# affinity, which a container's or taskset's limits narrow), "A B"; A
-# twice on a machine with one. The one place that picks them, for the
-# scripts here and for scripts/lib.sh.
+# tev_cpus [N]: the first N CPUs (default 2) this process may run on
+# (its scheduler affinity, which a container's or taskset's limits
+# narrow, so not CPUs 0 and 1 as such), in increasing order, on one line:
+# "A B". With fewer than N the last one repeats, so that "read -r a b"
+# always fills both (A twice on a machine with one); N=all gives every
+# one. The one place that picks the scripts' CPUs: those here,
+# scripts/*.sh, test/dropin's scripts, and check_json.py through
+# tev_cpu_list. The C programs of test/ pick theirs by the same rule in
+# test/swt_cpus.h.
 tev_cpus() {
-	python3 -c 'import os
-c = sorted(os.sched_getaffinity(0))[:2]
-print(c[0], c[-1])'
+	python3 -c 'import os, sys
+c = sorted(os.sched_getaffinity(0))
+n = len(c) if sys.argv[1] == "all" else int(sys.argv[1])
+c = c[:n]
+print(*(c + c[-1:] * (n - len(c))))' "${1:-2}"
 }
 
 # tev_cpu_list: the same CPUs as an EAL CPU set: "A-B" when they are
@@ -112,7 +119,7 @@ print(c[0], c[-1])'
 tev_cpu_list() {
 	local a b
 
-	read -r a b < <(tev_cpus) || return 1
+	read -r a b < <(tev_cpus 2) || return 1
 	if [ "$a" = "$b" ]; then
 		echo "$a"
 	elif [ "$b" = $((a + 1)) ]; then
@@ -127,7 +134,7 @@ tev_cpu_list() {
 tev_solo_service_eal() {
 	local a b
 
-	read -r a b < <(tev_cpus)
+	read -r a b < <(tev_cpus 2)
 	echo "--no-huge -m 1024 --no-shconf --no-pci --vdev=event_dsw0" \
 		"--lcores=0@$a,1@$a,2@$a,3@$b -S 3"
 }

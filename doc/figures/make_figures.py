@@ -27,8 +27,8 @@ and the figures go to --out (default: doc/figures):
                 one line per load
 
 A figure whose reports are missing is left out with a message, and the
-exit status is 1. Needs gnuplot (Debian: gnuplot-nox) and Python's
-standard library.
+exit status is 1. Needs gnuplot (Debian: DOC_PACKAGES of
+scripts/lib.sh) and Python's standard library.
 """
 
 import argparse

@@ -15,7 +15,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +30,7 @@
 #include <rte_random.h>
 #include <rte_service.h>
 
+#include "swt_cpus.h"
 #include "swtim.h"
 #include "swtim_bench.h"
 
@@ -833,23 +833,6 @@ bench_max_tmo(void)
 
 /* ---- EAL ---- */
 
-/* The CPUs we may run on, at most max of them; at least one (CPU 0). */
-static unsigned int
-bench_cpus(int *cpus, unsigned int max)
-{
-	cpu_set_t set;
-	unsigned int n = 0;
-	int c;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		for (c = 0; c < CPU_SETSIZE && n < max; c++)
-			if (CPU_ISSET(c, &set))
-				cpus[n++] = c;
-	if (n == 0)
-		cpus[n++] = 0;
-	return n;
-}
-
 /* EAL memory for the largest size, in MB. */
 static unsigned int
 bench_mem_mb(void)
@@ -884,7 +867,7 @@ static void
 bench_lcores_arg(char *buf, size_t len)
 {
 	int cpus[BENCH_MAX_PRODUCERS + 1];
-	unsigned int nb = bench_cpus(cpus, RTE_DIM(cpus));
+	unsigned int nb = swt_cpus_pick(cpus, RTE_DIM(cpus));
 	unsigned int prod = bench_mp_lcores(), i;
 	size_t off;
 

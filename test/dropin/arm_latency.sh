@@ -52,10 +52,10 @@ prog=$(command -v dpdk-test-eventdev) || {
 [ -f "$lib" ] || { echo "no $lib: build first" >&2; exit 1; }
 lib=$(realpath "$lib")
 
-# The first two CPUs we may run on (one if that is all there is).
-read -r c0 c1 _ < <(python3 -c 'import os
-print(" ".join(str(c) for c in sorted(os.sched_getaffinity(0))))')
-c1=${c1:-$c0}
+# The first two CPUs we may run on (c0 twice if that is all there is).
+# shellcheck source=app/test-eventdev/tev_lib.sh
+. "$(dirname "$0")/../../app/test-eventdev/tev_lib.sh"
+read -r c0 c1 < <(tev_cpus)
 
 results=$(mktemp)
 log=$(mktemp)

@@ -4,7 +4,8 @@
 
 /*
  * An application written against DPDK's event timer adapter API only: no
- * swtim header, no swtim call. Built once linked against DPDK alone (run
+ * swtim header, no swtim call (swt_cpus.h, the tests' CPU pick, is libc
+ * alone). Built once linked against DPDK alone (run
  * with libswtim_dropin preloaded, or without it) and once linked with
  * libswtim_dropin ahead of librte_eventdev.
  *
@@ -18,7 +19,6 @@
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +35,8 @@
 #include <rte_log.h>
 #include <rte_service.h>
 #include <rte_version.h>
+
+#include "swt_cpus.h"
 
 #define APP_DEV 0
 #define APP_PORT 0
@@ -741,9 +743,8 @@ main(int argc, char **argv)
 	char prefix[64], lcores[64], vdev[64];
 	char *eal_argv[16];
 	const char *expect = getenv("DROPIN_EXPECT");
-	cpu_set_t set;
-	int cpus[2] = { 0, 0 }, n = 0, c, eal_argc = 0;
-	unsigned int i, passed = 0;
+	int cpus[2], eal_argc = 0;
+	unsigned int n, i, passed = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
@@ -764,12 +765,10 @@ main(int argc, char **argv)
 	}
 	expect_swtim = strcmp(expect, "swtim") == 0;
 
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		for (c = 0; c < CPU_SETSIZE && n < 2; c++)
-			if (CPU_ISSET(c, &set))
-				cpus[n++] = c;
+	/* Main and service lcores on CPUs of their own, or sharing one. */
+	n = swt_cpus_pick(cpus, RTE_DIM(cpus));
 	snprintf(lcores, sizeof(lcores), "0@%d,1@%d", cpus[0],
-		 cpus[n > 1 ? 1 : 0]);
+		 cpus[n - 1]);
 	snprintf(prefix, sizeof(prefix), "--file-prefix=dropin_%d",
 		 (int)getpid());
 	eal_argv[eal_argc++] = argv[0];

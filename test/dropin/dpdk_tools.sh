@@ -28,8 +28,18 @@
 
 set -uo pipefail
 
+here=$(dirname "${BASH_SOURCE[0]}")
 # shellcheck source=test/dropin/autotest_lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/autotest_lib.sh"
+. "$here/autotest_lib.sh"
+# The scripts' CPU pick (tev_cpus): in the checkout, or beside this file
+# where scripts/packages.sh copies both into a chroot.
+if [ -f "$here/tev_lib.sh" ]; then
+	# shellcheck source=app/test-eventdev/tev_lib.sh
+	. "$here/tev_lib.sh"
+else
+	# shellcheck source=app/test-eventdev/tev_lib.sh
+	. "$here/../../app/test-eventdev/tev_lib.sh"
+fi
 
 mode=${1:?mode}
 preload=${2?preload}
@@ -41,12 +51,10 @@ die() {
 	exit 1
 }
 
-# The first two CPUs we may run on (one if that is all there is).
-read -r c0 c1 _ < <(python3 -c 'import os
-print(" ".join(str(c) for c in sorted(os.sched_getaffinity(0))))')
-c1=${c1:-$c0}
-cpus="$c0,$c1"
-[ "$c0" = "$c1" ] && cpus=$c0
+# The first two CPUs we may run on (c0 twice if that is all there is),
+# and the same as an EAL CPU set.
+read -r c0 c1 < <(tev_cpus)
+cpus=$(tev_cpu_list)
 
 read -r -a eal_extra <<<"${DROPIN_EAL_ARGS:-}"
 

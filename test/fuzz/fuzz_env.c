@@ -7,7 +7,6 @@
 #endif
 #include <dirent.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,6 +20,7 @@
 #include <rte_memzone.h>
 #include <rte_service.h>
 
+#include "swt_cpus.h"
 #include "swtim.h"
 #include "fuzz_env.h"
 
@@ -175,20 +175,6 @@ fuzz_env_evdev_setup(const char *vdev)
 	return dev_id;
 }
 
-/* The first CPU we may run on: both lcores live there. */
-static int
-fuzz_first_cpu(void)
-{
-	cpu_set_t set;
-	int c;
-
-	if (sched_getaffinity(0, sizeof(set), &set) == 0)
-		for (c = 0; c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, &set))
-				return c;
-	return 0;
-}
-
 void
 fuzz_env_init(const char *name, const char *const *vdevs)
 {
@@ -198,16 +184,18 @@ fuzz_env_init(const char *name, const char *const *vdevs)
 	const char *verbose = getenv("SWTIM_FUZZ_VERBOSE");
 	struct rte_event_timer_adapter_conf conf;
 	struct swtim_adapter *warm[FUZZ_ADAPTERS_AT_ONCE];
-	int cpu = fuzz_first_cpu();
+	int cpu;
 
 	i = dup(STDERR_FILENO);
 	fuzz_report = i >= 0 ? fdopen(i, "w") : NULL;
 	snprintf(prefix, sizeof(prefix), "--file-prefix=swtim_fuzz_%s_%d",
 		 name, (int)getpid());
 	/*
-	 * Lcore 1 only ever is a mapped, stopped service lcore, so it may
-	 * share the main lcore's CPU.
+	 * Both lcores on the first CPU we may run on: lcore 1 only ever is
+	 * a mapped, stopped service lcore, so it may share the main lcore's
+	 * CPU.
 	 */
+	swt_cpus_pick(&cpu, 1);
 	snprintf(lcores, sizeof(lcores), "--lcores=0@%d,1@%d", cpu, cpu);
 	argv[argc++] = (char *)(uintptr_t)name;
 	argv[argc++] = (char *)(uintptr_t)"--no-huge";
