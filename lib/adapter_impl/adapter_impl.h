@@ -68,7 +68,7 @@
  * swtim.h, or DPDK's rte_event_timer_adapter.h.
  */
 struct adapter_impl {
-	/** "swtim" or "dpdk": for messages and reports. */
+	/** Who serves it ("swtim", "dpdk"): for messages and reports. */
 	const char *name;
 
 	/* Control path: DPDK's rte_event_timer_adapter_*() calls. */
