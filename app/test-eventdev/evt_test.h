@@ -22,7 +22,7 @@
 
 #include "evt_options.h"
 #include "latency_hist.h"
-#include "timer_ops.h"
+#include "adapter_impl.h"
 
 /* Most events a worker dequeues at once. */
 #define EVT_MAX_DEQ 128
@@ -124,7 +124,7 @@ struct evt_test {
 	struct evt_worker *workers;
 	struct rte_mempool *pool;
 
-	const struct timer_ops *ops;
+	const struct adapter_impl *impl;
 	void *adapters[EVT_MAX_ADAPTERS];
 	uint8_t nb_adapters;
 	uint64_t tick_ns;		/* tick in force (min_resolution_ns) */

@@ -39,7 +39,6 @@
 #include "evt_report.h"
 #include "evt_service.h"
 #include "evt_test.h"
-#include "timer_ops.h"
 
 #define APP "swtim-test-eventdev"
 
@@ -167,7 +166,9 @@ adapter_ports_add(struct evt_test *t, uint8_t i)
 		ret = evt_eventdev_adapter_port(i, t->dev_id, &port, t);
 		if (ret < 0)
 			return ret;
-		ret = t->ops->port_add(t->adapters[i], port);
+		/* Options give DPDK's adapter one port (evt_options.c). */
+		ret = t->impl->port_add != NULL ?
+			t->impl->port_add(t->adapters[i], port) : -ENOTSUP;
 		if (ret < 0) {
 			fprintf(stderr, APP ": giving adapter %u port %u: %s\n",
 				i, port, rte_strerror(-ret));
@@ -204,13 +205,14 @@ setup_adapters(struct evt_test *t, struct evt_run *r)
 		conf.flags = RTE_EVENT_TIMER_ADAPTER_F_ADJUST_RES;
 		if (t->nb_producers == 1)
 			conf.flags |= RTE_EVENT_TIMER_ADAPTER_F_SP_PUT;
-		t->adapters[i] = t->ops->create(&conf,
+		t->adapters[i] = adapter_impl_create(t->impl, &conf,
 			opt->library_port ? NULL : evt_eventdev_adapter_port, t,
-			opt->swtim_driver, opt->swtim_args);
+			opt->swtim_driver[0] != '\0' ? opt->swtim_driver : NULL,
+			opt->swtim_args);
 		if (t->adapters[i] == NULL) {
 			ret = rte_errno;
 			fprintf(stderr, APP ": creating %s adapter %u: %s\n",
-				t->ops->name, i, rte_strerror(ret));
+				t->impl->name, i, rte_strerror(ret));
 			/* The library has named the driver or option. */
 			if (ret == EINVAL && (opt->swtim_driver_set ||
 					      opt->swtim_args_set)) {
@@ -225,7 +227,7 @@ setup_adapters(struct evt_test *t, struct evt_run *r)
 		ret = adapter_ports_add(t, i);
 		if (ret < 0)
 			return ret;
-		ret = t->ops->get_info(t->adapters[i], &info);
+		ret = t->impl->get_info(t->adapters[i], &info);
 		if (ret < 0) {
 			fprintf(stderr, APP ": adapter %u info: %s\n", i,
 				rte_strerror(-ret));
@@ -233,9 +235,10 @@ setup_adapters(struct evt_test *t, struct evt_run *r)
 		}
 		if (i == 0)
 			t->tick_ns = info.min_resolution_ns;
-		ret = t->ops->service_id_get(t->adapters[i], &sid);
-		if (ret == -ESRCH)
-			continue;	/* no service to run */
+		/* Adapters with an internal port (hardware) have no service. */
+		if (info.caps & RTE_EVENT_TIMER_ADAPTER_CAP_INTERNAL_PORT)
+			continue;
+		ret = t->impl->service_id_get(t->adapters[i], &sid);
 		if (ret < 0) {
 			fprintf(stderr, APP ": adapter %u service: %s\n", i,
 				rte_strerror(-ret));
@@ -503,8 +506,8 @@ main(int argc, char **argv)
 	t->nb_stages = opt.nb_stages;
 	memcpy(t->sched_type_list, opt.sched_type_list,
 	       sizeof(t->sched_type_list));
-	t->ops = opt.adapter == EVT_ADAPTER_DPDK ? &timer_ops_dpdk :
-		&timer_ops_swtim;
+	t->impl = opt.adapter == EVT_ADAPTER_DPDK ? &adapter_impl_dpdk :
+		&adapter_impl_swtim;
 	t->hz = rte_get_timer_hz();
 	t->ns_per_cycle = 1e9 / (double)t->hz;
 	the_test = t;
@@ -544,7 +547,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < t->nb_adapters; i++) {
-		ret = t->ops->start(t->adapters[i]);
+		ret = t->impl->start(t->adapters[i]);
 		if (ret < 0) {
 			fprintf(stderr, APP ": starting adapter %u: %s\n", i,
 				rte_strerror(-ret));
@@ -591,23 +594,23 @@ main(int argc, char **argv)
 	rte_eal_mp_wait_lcore();
 
 	for (i = 0; i < nb_started; i++)
-		t->ops->stop(t->adapters[i]);
+		t->impl->stop(t->adapters[i]);
 	stopped = true;
 	for (i = 0; i < t->nb_adapters; i++)
-		r->stats_ret[i] = t->ops->stats_get(t->adapters[i],
+		r->stats_ret[i] = t->impl->stats_get(t->adapters[i],
 						    &r->stats[i]);
 	pass = evt_report(t, r);
 	rc = pass ? EXIT_SUCCESS : EXIT_FAILURE;
 out:
 	t->done = 1;
 	for (i = 0; i < nb_started && !stopped; i++)
-		t->ops->stop(t->adapters[i]);
+		t->impl->stop(t->adapters[i]);
 	for (i = 0; i < r->svc.nb_svc; i++)
 		rte_service_runstate_set(r->svc.svc[i].id, 0);
 	for (i = 0; i < r->svc.nb_lc; i++)
 		rte_service_lcore_stop(r->svc.lc[i].lcore);
 	for (i = 0; i < t->nb_adapters; i++) {
-		ret = t->ops->free(t->adapters[i]);
+		ret = t->impl->free(t->adapters[i]);
 		if (ret < 0)
 			fprintf(stderr, APP ": freeing adapter %u: %s\n", i,
 				rte_strerror(-ret));

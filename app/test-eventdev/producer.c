@@ -65,7 +65,7 @@ rnd_next(uint64_t *s)
 struct arm_ctx {
 	struct evt_producer *p;
 	struct evt_test *t;
-	const struct timer_ops *ops;
+	const struct adapter_impl *impl;
 	bool spread;
 	bool per_timer_ticks;	/* arm_burst() rather than arm_tmo_tick */
 	uint64_t base_ticks;
@@ -96,10 +96,10 @@ arm_all(struct arm_ctx *c, void *a, struct evt_timer_rec **recs,
 					 __ATOMIC_RELEASE);
 		}
 		if (c->per_timer_ticks)
-			armed = c->ops->arm_burst(a,
+			armed = c->impl->arm_burst(a,
 				(struct rte_event_timer **)&recs[done], want);
 		else
-			armed = c->ops->arm_tmo_tick_burst(a,
+			armed = c->impl->arm_tmo_tick_burst(a,
 				(struct rte_event_timer **)&recs[done],
 				c->base_ticks, want);
 		t1 = rte_get_timer_cycles();
@@ -343,7 +343,7 @@ evt_producer_main(void *arg)
 		ps.rnd = 1;
 	c->p = p;
 	c->t = t;
-	c->ops = t->ops;
+	c->impl = t->impl;
 	c->spread = opt->timeout_spread_nsec != 0;
 	/* Non-burst arms with arm_burst(1), as upstream; burst mode uses
 	 * arm_tmo_tick_burst() unless each timer has its own timeout.

@@ -41,7 +41,7 @@
 #include <rte_event_timer_adapter.h>
 #include <rte_eventdev.h>
 
-#include "dropin_api.h"
+#include "adapter_impl.h"
 #include "swtim.h"
 #include "swtim_dpdk_compat.h"
 #include "swtim_driver.h"
@@ -133,34 +133,37 @@ static pthread_mutex_t dropin_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 /* Creates in progress, under dropin_lock: 2 when DPDK's calls us back. */
 static unsigned int dropin_create_depth;
 
-/* DPDK's own definitions, found once. */
-static struct dropin_api dropin_next;
+/*
+ * DPDK's own definitions, found once: the calls of ADAPTER_IMPL_DPDK_CALLS()
+ * (the ones this library defines again); the rest of the table is unused.
+ */
+static struct adapter_impl dropin_next;
 static pthread_once_t dropin_next_once = PTHREAD_ONCE_INIT;
 static bool dropin_next_ok;
 
 static void *
-dropin_next_sym(const char *name, void *arg __rte_unused)
+dropin_next_sym(const char *name, const char *version, void *arg __rte_unused)
 {
-	void *sym = dlvsym(RTLD_NEXT, name, DROPIN_DPDK_VERSION);
+	void *sym = dlvsym(RTLD_NEXT, name, version);
 
-	if (sym == NULL)
+	if (sym == NULL && strcmp(version, ADAPTER_IMPL_DPDK_VERSION) == 0)
 		sym = dlsym(RTLD_NEXT, name);
 	if (sym == NULL)
 		SWTIM_LOG(ERR, "no next definition of %s@%s (is librte_eventdev"
-			  " loaded after libswtim_dropin?)", name,
-			  DROPIN_DPDK_VERSION);
+			  " loaded after libswtim_dropin?)", name, version);
 	return sym;
 }
 
 static void
 dropin_next_resolve(void)
 {
-	dropin_next_ok = dropin_api_resolve(&dropin_next, dropin_next_sym,
-					    NULL);
+	dropin_next.name = "dpdk";
+	dropin_next_ok = adapter_impl_fill_by_name(&dropin_next,
+						   dropin_next_sym, NULL);
 }
 
 /* DPDK's definitions, or NULL (logged) if they cannot be found. */
-static const struct dropin_api *
+static const struct adapter_impl *
 dropin_dpdk(void)
 {
 	pthread_once(&dropin_next_once, dropin_next_resolve);
@@ -229,7 +232,7 @@ static int
 dropin_route(uint8_t dev_id, enum dropin_owner *owner)
 {
 	const char *mode = dropin_env(SWTIM_DROPIN_ENV_DPDK);
-	const struct dropin_api *next;
+	const struct adapter_impl *next;
 	uint32_t caps = 0;
 
 	if (mode != NULL && strcmp(mode, "all") == 0) {
@@ -330,7 +333,7 @@ dropin_create(const struct rte_event_timer_adapter_conf *conf,
 	      bool ext)
 {
 	struct rte_event_timer_adapter *handle = NULL;
-	const struct dropin_api *next;
+	const struct adapter_impl *next;
 	const struct swtim_driver *drv;
 	struct swtim_adapter *sw;
 	enum dropin_owner owner;
@@ -450,7 +453,7 @@ int
 rte_event_timer_adapter_get_info(const struct rte_event_timer_adapter *adapter,
 		struct rte_event_timer_adapter_info *adapter_info)
 {
-	const struct dropin_api *next;
+	const struct adapter_impl *next;
 
 	if (adapter == NULL)
 		return -EINVAL;
@@ -467,7 +470,7 @@ rte_event_timer_adapter_get_info(const struct rte_event_timer_adapter *adapter,
 static int
 dropin_run_set(const struct rte_event_timer_adapter *adapter, bool run)
 {
-	const struct dropin_api *next;
+	const struct adapter_impl *next;
 	int ret;
 
 	if (adapter == NULL)
@@ -581,7 +584,7 @@ struct rte_event_timer_adapter *
 rte_event_timer_adapter_lookup(uint16_t adapter_id)
 {
 	struct rte_event_timer_adapter *handle = NULL;
-	const struct dropin_api *next;
+	const struct adapter_impl *next;
 	struct swtim_adapter *sw;
 
 	if (adapter_id >= DROPIN_NUM_MAX) {
@@ -644,7 +647,7 @@ dropin_log_totals(struct rte_event_timer_adapter *adapter)
 int
 rte_event_timer_adapter_free(struct rte_event_timer_adapter *adapter)
 {
-	const struct dropin_api *next;
+	const struct adapter_impl *next;
 	unsigned int id;
 	int ret;
 
@@ -685,7 +688,7 @@ int
 rte_event_timer_adapter_service_id_get(struct rte_event_timer_adapter *adapter,
 		uint32_t *service_id)
 {
-	const struct dropin_api *next;
+	const struct adapter_impl *next;
 
 	if (adapter == NULL)
 		return -EINVAL;
@@ -701,7 +704,7 @@ int
 rte_event_timer_adapter_stats_get(struct rte_event_timer_adapter *adapter,
 		struct rte_event_timer_adapter_stats *stats)
 {
-	const struct dropin_api *next;
+	const struct adapter_impl *next;
 
 	if (adapter == NULL)
 		return -EINVAL;
@@ -714,7 +717,7 @@ rte_event_timer_adapter_stats_get(struct rte_event_timer_adapter *adapter,
 int
 rte_event_timer_adapter_stats_reset(struct rte_event_timer_adapter *adapter)
 {
-	const struct dropin_api *next;
+	const struct adapter_impl *next;
 
 	if (adapter == NULL)
 		return -EINVAL;
@@ -728,7 +731,7 @@ int
 rte_event_timer_adapter_caps_get(uint8_t dev_id, uint32_t *caps)
 {
 	const struct swtim_driver *drv;
-	const struct dropin_api *next;
+	const struct adapter_impl *next;
 	enum dropin_owner owner;
 	uint32_t dpdk_caps = 0;
 	int ret;
@@ -753,45 +756,23 @@ rte_event_timer_adapter_caps_get(uint8_t dev_id, uint32_t *caps)
 }
 
 #if SWTIM_DPDK_HAS_REMAINING_TICKS
-/*
- * DPDK's definition, at its version, for the handles DPDK serves; NULL
- * (logged) if there is none.
- */
-static void *
-dropin_next_remaining_ticks_get(void)
-{
-	static void *next;
-	void *sym;
-
-	sym = __atomic_load_n(&next, __ATOMIC_ACQUIRE);
-	if (sym != NULL)
-		return sym;
-	sym = dlvsym(RTLD_NEXT, "rte_event_timer_remaining_ticks_get",
-		     DROPIN_DPDK_EXPERIMENTAL);
-	if (sym == NULL)
-		SWTIM_LOG(ERR, "no next definition of"
-			  " rte_event_timer_remaining_ticks_get@%s",
-			  DROPIN_DPDK_EXPERIMENTAL);
-	__atomic_store_n(&next, sym, __ATOMIC_RELEASE);
-	return sym;
-}
-
 int
 rte_event_timer_remaining_ticks_get(
 		const struct rte_event_timer_adapter *adapter,
 		const struct rte_event_timer *evtim,
 		uint64_t *ticks_remaining)
 {
-	int (*next)(const struct rte_event_timer_adapter *,
-		    const struct rte_event_timer *, uint64_t *);
+	const struct adapter_impl *next;
 
 	if (adapter == NULL)
 		return -EINVAL;
 	if (dropin_is_ours(adapter))
 		return swtim_remaining_ticks_get(dropin_sw(adapter), evtim,
 						 ticks_remaining);
-	*(void **)&next = dropin_next_remaining_ticks_get();
-	return next != NULL ? next(adapter, evtim, ticks_remaining) : -ENOTSUP;
+	next = dropin_dpdk();
+	return next != NULL ? next->remaining_ticks_get(adapter, evtim,
+							ticks_remaining) :
+		-ENOTSUP;
 }
 #endif
 
@@ -834,7 +815,7 @@ RTE_INIT(dropin_abi_check)
 		return;
 	fprintf(stderr, "libswtim_dropin: built for DPDK's %s (%s), but this"
 		" process also loads %s: rebuild swtim against the DPDK the"
-		" program uses; exiting\n", DROPIN_EVENTDEV_SONAME,
-		DROPIN_DPDK_VERSION, other);
+		" program uses; exiting\n", ADAPTER_IMPL_EVENTDEV_SONAME,
+		ADAPTER_IMPL_DPDK_VERSION, other);
 	_exit(EXIT_FAILURE);
 }

@@ -10,10 +10,9 @@
  * libswtim_dropin: swtim behind DPDK's own event timer adapter API.
  *
  * The library defines the control calls of DPDK's
- * rte_event_timer_adapter.h (rte_event_timer_adapter_create(), _create_ext(),
- * _get_info(), _start(), _stop(), _lookup(), _free(), _service_id_get(),
- * _stats_get(), _stats_reset() and rte_event_timer_adapter_caps_get()) at
- * the symbol version of the DPDK release it was built against (DPDK_23 on
+ * rte_event_timer_adapter.h (every rte_event_timer_adapter_*() function,
+ * as swtim's lib/adapter_impl/dpdk_calls.txt lists them) at the symbol
+ * version of the DPDK release it was built against (DPDK_23 on
  * 22.11, DPDK_25 on 24.11, DPDK_26 on 25.11), and, from 23.03 on,
  * rte_event_timer_remaining_ticks_get() at EXPERIMENTAL. A process that
  * loads another release's librte_eventdev is refused: a line on stderr,

@@ -8,7 +8,8 @@
 /**
  * @file
  * What the timer cases share (bench_timers.c, the single-producer cases,
- * and bench_mp.c, the multi-producer ones): DPDK's adapter and swtim's
+ * and bench_mp.c, the multi-producer ones): DPDK's adapter and swtim's,
+ * their control calls through struct adapter_impl and their fast path
  * behind one switch, and arrays of event timers.
  */
 
@@ -17,31 +18,29 @@
 
 #include <rte_event_timer_adapter.h>
 
-#include "dropin_api.h"
+#include "adapter_impl.h"
 #include "swtim.h"
 #include "swtim_bench.h"
 
-/*
- * Through DPDK's API, an adapter's control calls are one implementation's
- * struct dropin_api: librte_eventdev's (DPDK's adapter) or
- * libswtim_dropin's (swtim behind DPDK's API). The fast path is DPDK's
- * inline rte_event_timer_arm_burst() and friends for both.
- */
-
 /**
- * libswtim_dropin's control calls, loaded from bench_opts.dropin the
- * first time (RTLD_LOCAL: DPDK's own names stay librte_eventdev's), or
- * NULL (error counted).
+ * DPDK's API served by libswtim_dropin: adapter_impl_dpdk with the
+ * control calls of the library loaded from bench_opts.dropin the first
+ * time (RTLD_LOCAL: DPDK's own names stay librte_eventdev's), or NULL
+ * (error counted).
  */
-const struct dropin_api *bench_dropin_api(void);
+const struct adapter_impl *bench_dropin_impl(void);
 
 /** One adapter of either kind. */
 struct tadapter {
 	/* "dpdk", a swtim driver, or BENCH_DPDK_API_PREFIX and a driver */
 	const char *name;
-	/* Through DPDK's API, whose control calls api are. */
+	/*
+	 * Its calls: adapter_impl_dpdk, bench_dropin_impl() or
+	 * adapter_impl_swtim. The fast path takes no entry of it (below).
+	 */
+	const struct adapter_impl *impl;
+	/* Armed and cancelled through DPDK's API (impl is not swtim's). */
 	bool dpdk;
-	const struct dropin_api *api;
 	void *a;		/* struct rte_event_timer_adapter * or
 				 * struct swtim_adapter * */
 	uint32_t sid;
@@ -57,7 +56,14 @@ struct tset {
 	uint64_t n;
 };
 
-/* ---- the two APIs behind one switch ---- */
+/*
+ * ---- the fast path: the two APIs behind one switch ----
+ *
+ * Not ta->impl's entries: an application calls swtim_arm_burst() or
+ * DPDK's inline rte_event_timer_arm_burst() directly, and the bench
+ * measures that, with no indirect call of its own in the way (the
+ * branch on ta->dpdk is taken the same way all through a loop).
+ */
 
 static __rte_always_inline uint16_t
 ta_arm_burst(const struct tadapter *ta, struct rte_event_timer **t,
@@ -92,8 +98,9 @@ extern const char *const bench_dist_names[BENCH_NB_DISTS];
 /**
  * Create and start an adapter: "dpdk", a swtim driver's name, or
  * BENCH_DPDK_API_PREFIX and a driver's name (created through
- * libswtim_dropin, with SWTIM_DRIVER set to the driver), with nb_timers. Its service is mapped to the stopped service lcore: nothing
- * expires but what the bench runs. -1 (error counted) on failure.
+ * libswtim_dropin, with SWTIM_DRIVER set to the driver), with nb_timers.
+ * Its service is mapped to the stopped service lcore: nothing expires but
+ * what the bench runs. -1 (error counted) on failure.
  */
 int ta_create(struct tadapter *ta, const char *name, uint64_t nb_timers);
 

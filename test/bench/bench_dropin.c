@@ -17,22 +17,21 @@
 
 #include "bench_adapter.h"
 
-static struct dropin_api bench_dropin;
+static struct adapter_impl bench_dropin;
 static bool bench_dropin_loaded;
 
 static void *
-bench_dropin_sym(const char *name, void *lib)
+bench_dropin_sym(const char *name, const char *version, void *lib)
 {
-	void *sym = dlvsym(lib, name, DROPIN_DPDK_VERSION);
+	void *sym = dlvsym(lib, name, version);
 
 	if (sym == NULL)
-		bench_error("%s: no %s@%s", bench_opts.dropin, name,
-			    DROPIN_DPDK_VERSION);
+		bench_error("%s: no %s@%s", bench_opts.dropin, name, version);
 	return sym;
 }
 
-const struct dropin_api *
-bench_dropin_api(void)
+const struct adapter_impl *
+bench_dropin_impl(void)
 {
 	void *lib;
 
@@ -50,7 +49,10 @@ bench_dropin_api(void)
 			    dlerror());
 		return NULL;
 	}
-	if (!dropin_api_resolve(&bench_dropin, bench_dropin_sym, lib))
+	/* DPDK's inline fast path, the library's control calls. */
+	bench_dropin = adapter_impl_dpdk;
+	bench_dropin.name = "dropin";
+	if (!adapter_impl_fill_by_name(&bench_dropin, bench_dropin_sym, lib))
 		return NULL;
 	/* Kept loaded to the end: adapters it made may outlive a case. */
 	bench_dropin_loaded = true;

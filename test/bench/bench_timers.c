@@ -79,26 +79,17 @@ const char *const bench_dist_names[BENCH_NB_DISTS] = {
 	"equal", "random",
 };
 
-/* DPDK's adapter, through librte_eventdev's own names. */
-#define TA_LIBRTE_CALL(field, function) .field = function,
-static const struct dropin_api ta_librte = {
-	DROPIN_API_CALLS(TA_LIBRTE_CALL)
-};
-#undef TA_LIBRTE_CALL
-
 int
 ta_stats(const struct tadapter *ta, struct rte_event_timer_adapter_stats *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (ta->dpdk)
-		return ta->api->stats_get(ta->a, s);
-	return swtim_adapter_stats_get(ta->a, s);
+	return ta->impl->stats_get(ta->a, s);
 }
 
 const char *
 ta_ref(const struct tadapter *ta)
 {
-	if (ta->api == &ta_librte)
+	if (ta->impl == &adapter_impl_dpdk)
 		return NULL;
 	if (ta->dpdk)
 		return ta->name + strlen(BENCH_DPDK_API_PREFIX);
@@ -120,13 +111,10 @@ ta_destroy(struct tadapter *ta)
 {
 	if (ta->a == NULL)
 		return;
-	if (ta->dpdk)
-		ta->api->stop(ta->a);
-	else
-		swtim_adapter_stop(ta->a);
+	ta->impl->stop(ta->a);
 	rte_service_runstate_set(ta->sid, 0);
 	rte_service_map_lcore_set(ta->sid, bench_env.service_lcore, 0);
-	if (ta->dpdk ? ta->api->free(ta->a) : swtim_adapter_free(ta->a))
+	if (ta->impl->free(ta->a) != 0)
 		bench_error("%s: cannot free the adapter", ta->name);
 	ta->a = NULL;
 }
@@ -150,36 +138,31 @@ ta_create(struct tadapter *ta, const char *name, uint64_t nb_timers)
 	memset(ta, 0, sizeof(*ta));
 	ta->name = name;
 	if (strcmp(name, "dpdk") == 0) {
-		ta->api = &ta_librte;
+		ta->impl = &adapter_impl_dpdk;
 	} else if (strncmp(name, BENCH_DPDK_API_PREFIX,
 			   strlen(BENCH_DPDK_API_PREFIX)) == 0) {
-		ta->api = bench_dropin_api();
-		if (ta->api == NULL)
+		ta->impl = bench_dropin_impl();
+		if (ta->impl == NULL)
 			return -1;
 		/* The drop-in library reads its driver at each create. */
 		setenv("SWTIM_DRIVER", name + strlen(BENCH_DPDK_API_PREFIX),
 		       1);
-	}
-	ta->dpdk = ta->api != NULL;
-	if (ta->dpdk) {
-		/* DPDK's adapter on its own port, swtim's on swtim's. */
-		ta->a = ta->api->create_ext(&conf, bench_port_cb,
-				ta->api == &ta_librte ? &bench_env.dpdk_port :
-				&bench_env.swtim_port);
-		if (ta->a == NULL)
-			goto fail_create;
-		ret = ta->api->service_id_get(ta->a, &ta->sid);
-		if (ret == 0)
-			ret = ta->api->get_info(ta->a, &info);
 	} else {
-		ta->a = swtim_adapter_create_with_driver(&conf, bench_port_cb,
-				&bench_env.swtim_port, name, NULL);
-		if (ta->a == NULL)
-			goto fail_create;
-		ret = swtim_adapter_service_id_get(ta->a, &ta->sid);
-		if (ret == 0)
-			ret = swtim_adapter_get_info(ta->a, &info);
+		ta->impl = &adapter_impl_swtim;
 	}
+	ta->dpdk = ta->impl != &adapter_impl_swtim;
+	/*
+	 * DPDK's adapter on its own port, swtim's on swtim's; name is the
+	 * driver where the implementation has drivers (swtim's).
+	 */
+	ta->a = adapter_impl_create(ta->impl, &conf, bench_port_cb,
+			ta->impl == &adapter_impl_dpdk ? &bench_env.dpdk_port :
+			&bench_env.swtim_port, name, NULL);
+	if (ta->a == NULL)
+		goto fail_create;
+	ret = ta->impl->service_id_get(ta->a, &ta->sid);
+	if (ret == 0)
+		ret = ta->impl->get_info(ta->a, &info);
 	if (ret != 0) {
 		bench_error("%s: no service id or info: %d", name, ret);
 		goto fail;
@@ -190,8 +173,7 @@ ta_create(struct tadapter *ta, const char *name, uint64_t nb_timers)
 	if (ret == 0)
 		ret = rte_service_runstate_set(ta->sid, 1);
 	if (ret == 0)
-		ret = ta->dpdk ? ta->api->start(ta->a) :
-			swtim_adapter_start(ta->a);
+		ret = ta->impl->start(ta->a);
 	if (ret != 0) {
 		bench_error("%s: cannot start the adapter: %d", name, ret);
 		goto fail;

@@ -3,13 +3,14 @@
  */
 
 /*
- * The sequence harness's calls (seq_exec.h) on DPDK's own adapter,
- * rte_event_timer_adapter_*() of librte_eventdev, for the differential
- * test.
+ * The sequence harness (seq_exec.h) on DPDK's own adapter,
+ * rte_event_timer_adapter_*() of librte_eventdev (adapter_impl_dpdk), for
+ * the differential test.
  *
  * A few calls are not made, because DPDK (22.11 to 25.11) would crash or
- * corrupt memory on them where swtim answers an error; the step then says
- * why (seq_api.not_called) and the differential test lists it:
+ * corrupt memory on them where swtim answers an error: dpdk_guard() keeps
+ * them from DPDK, the step then says why (seq_api.not_called), and the
+ * differential test lists it:
  * - arm and cancel on a NULL or freed adapter: its inline fast path
  *   checks the adapter only in RTE_LIBRTE_EVENTDEV_DEBUG builds;
  * - a NULL timer in a burst: dereferenced (the entries before it are
@@ -38,7 +39,6 @@
 
 #include "fuzz_env.h"
 #include "seq_exec.h"
-#include "swtim_dpdk_compat.h"
 
 /* The adapter each timer was last armed on, to keep cancels on it. */
 static const struct rte_event_timer_adapter *dpdk_armed_on[SEQ_NB_TIMERS];
@@ -46,80 +46,8 @@ extern struct seq_api seq_dpdk_api;
 /* The harness's timers, to find a timer's index. */
 struct rte_event_timer *seq_dpdk_timers;
 
-static void *
-dpdk_create(const struct rte_event_timer_adapter_conf *conf, bool ext,
-	    uint8_t port)
-{
-	if (ext)
-		return rte_event_timer_adapter_create_ext(conf, fuzz_port_cb,
-				(void *)(uintptr_t)port);
-	return rte_event_timer_adapter_create(conf);
-}
-
-static int
-dpdk_start(void *a)
-{
-	return rte_event_timer_adapter_start(a);
-}
-
-static int
-dpdk_stop(void *a)
-{
-	return rte_event_timer_adapter_stop(a);
-}
-
 /* Where a timer DPDK's free left ARMED was armed: on nothing left. */
 static const struct rte_event_timer_adapter dpdk_freed;
-
-static int
-dpdk_free(void *a)
-{
-	int ret = rte_event_timer_adapter_free(a);
-	unsigned int i;
-
-	if (ret == 0)
-		for (i = 0; i < SEQ_NB_TIMERS; i++)
-			if (dpdk_armed_on[i] == a)
-				dpdk_armed_on[i] = &dpdk_freed;
-	return ret;
-}
-
-static void *
-dpdk_lookup(uint16_t id)
-{
-	return rte_event_timer_adapter_lookup(id);
-}
-
-static int
-dpdk_service_id_get(void *a, uint32_t *sid)
-{
-	return rte_event_timer_adapter_service_id_get(a, sid);
-}
-
-static int
-dpdk_get_info(void *a, struct rte_event_timer_adapter_info *info)
-{
-	const struct rte_event_timer_adapter *adapter = a;
-
-	if (info == NULL && adapter != NULL && adapter->allocated) {
-		seq_dpdk_api.not_called = "DPDK's get_info writes through a "
-			"NULL adapter_info";
-		return -EINVAL;
-	}
-	return rte_event_timer_adapter_get_info(a, info);
-}
-
-static int
-dpdk_stats_get(void *a, struct rte_event_timer_adapter_stats *st)
-{
-	return rte_event_timer_adapter_stats_get(a, st);
-}
-
-static int
-dpdk_stats_reset(void *a)
-{
-	return rte_event_timer_adapter_stats_reset(a);
-}
 
 /* Whether DPDK's fast path may be called on a; says why not. */
 static bool
@@ -166,87 +94,44 @@ dpdk_note_armed(const struct rte_event_timer_adapter *a,
 		dpdk_armed_on[t[k] - seq_dpdk_timers] = a;
 }
 
-/* A front that was all done and stopped where DPDK would crash. */
-static void
-dpdk_cut(uint16_t done, uint16_t front, const char *why)
-{
-	if (why != NULL && done == front)
-		seq_dpdk_api.not_called = why;
-}
+/*
+ * Why the burst a guard let through was cut short (NULL: it was not),
+ * for dpdk_note(): DPDK's answer for the entries before the cut is
+ * compared, and the step says why it stopped there if all were done.
+ */
+static const char *dpdk_cut_why;
 
+/* The entries of a cancel burst DPDK can be given; says why not all. */
 static uint16_t
-dpdk_arm_burst(void *a, struct rte_event_timer **t, uint16_t n)
+dpdk_cancel_front(void *a, struct rte_event_timer **t, uint16_t n,
+		  const char **why)
 {
-	uint16_t front, armed;
-	const char *why;
+	const struct rte_event_timer_adapter *on;
+	uint16_t front, k;
 
-	if (!dpdk_adapter_callable(a))
-		return 0;
-	front = dpdk_front(t, n, &why);
-	dpdk_op_new(t, front);
-	armed = rte_event_timer_arm_burst(a, t, front);
-	dpdk_note_armed(a, t, armed);
-	dpdk_cut(armed, front, why);
-	return armed;
-}
-
-static uint16_t
-dpdk_arm_tmo_tick_burst(void *a, struct rte_event_timer **t, uint64_t ticks,
-			uint16_t n)
-{
-	uint16_t front, armed;
-	const char *why;
-
-	if (!dpdk_adapter_callable(a))
-		return 0;
-	front = dpdk_front(t, n, &why);
-	dpdk_op_new(t, front);
-	armed = rte_event_timer_arm_tmo_tick_burst(a, t, ticks, front);
-	dpdk_note_armed(a, t, armed);
-	dpdk_cut(armed, front, why);
-	return armed;
-}
-
-static uint16_t
-dpdk_cancel_burst(void *a, struct rte_event_timer **t, uint16_t n)
-{
-	uint16_t front, k, done;
-	const char *why;
-
-	if (!dpdk_adapter_callable(a))
-		return 0;
-	front = dpdk_front(t, n, &why);
-	for (k = 0; k < front; k++)
-		if (t[k]->state == RTE_EVENT_TIMER_ARMED &&
-		    dpdk_armed_on[t[k] - seq_dpdk_timers] != a)
-			break;
-	if (k < front) {
-		/* Cancel what comes before; the rest would corrupt. */
-		done = rte_event_timer_cancel_burst(a, t, k);
-		if (done == k)
-			seq_dpdk_api.not_called =
-				dpdk_armed_on[t[k] - seq_dpdk_timers] ==
-				&dpdk_freed ? "DPDK's free left the timer "
-				"ARMED; its timer object is gone" :
+	front = dpdk_front(t, n, why);
+	for (k = 0; k < front; k++) {
+		on = dpdk_armed_on[t[k] - seq_dpdk_timers];
+		if (t[k]->state == RTE_EVENT_TIMER_ARMED && on != a) {
+			*why = on == &dpdk_freed ? "DPDK's free left the "
+				"timer ARMED; its timer object is gone" :
 				"DPDK cancels a timer armed on another "
 				"adapter into that adapter's pool";
-		return done;
+			return k;
+		}
 	}
-	done = rte_event_timer_cancel_burst(a, t, front);
-	dpdk_cut(done, front, why);
-	return done;
+	return front;
 }
 
-#if SWTIM_DPDK_HAS_REMAINING_TICKS
-static int
-dpdk_remaining_ticks_get(void *a, const struct rte_event_timer *t,
-			 uint64_t *ticks)
+/* Whether remaining ticks of t may be asked of DPDK; says why not. */
+static bool
+dpdk_remaining_callable(void *a, const struct rte_event_timer *t)
 {
 	const struct rte_event_timer_adapter *on;
 
 	if (t == NULL) {
 		seq_dpdk_api.not_called = "DPDK dereferences a NULL timer";
-		return -EINVAL;
+		return false;
 	}
 	on = dpdk_armed_on[t - seq_dpdk_timers];
 	if (t->state == RTE_EVENT_TIMER_ARMED && on != a && a != NULL &&
@@ -255,11 +140,81 @@ dpdk_remaining_ticks_get(void *a, const struct rte_event_timer *t,
 			"DPDK's free left the timer ARMED; its timer object "
 			"is gone" : "DPDK reads a timer armed on another "
 			"adapter with this one's data";
-		return -EINVAL;
+		return false;
 	}
-	return rte_event_timer_remaining_ticks_get(a, t, ticks);
+	return true;
 }
-#endif
+
+/* seq_api.guard: the calls DPDK would crash on are not made. */
+static bool
+dpdk_guard(struct seq_step *s, void *a, struct rte_event_timer **p,
+	   uint16_t *nb)
+{
+	const struct rte_event_timer_adapter *adapter = a;
+
+	dpdk_cut_why = NULL;
+	switch (s->op) {
+	case SEQ_ARM:
+	case SEQ_ARM_TMO:
+	case SEQ_CANCEL:
+		if (!dpdk_adapter_callable(adapter)) {
+			s->ret = 0;
+			return false;
+		}
+		if (s->op == SEQ_CANCEL) {
+			*nb = dpdk_cancel_front(a, p, s->nb, &dpdk_cut_why);
+		} else {
+			*nb = dpdk_front(p, s->nb, &dpdk_cut_why);
+			dpdk_op_new(p, *nb);
+		}
+		return true;
+	case SEQ_REMAINING:
+		if (dpdk_remaining_callable(a, p[0]))
+			return true;
+		s->ret = -EINVAL;
+		return false;
+	case SEQ_INFO:
+		if (s->reset || !s->null_out || adapter == NULL ||
+		    !adapter->allocated)
+			return true;
+		seq_dpdk_api.not_called = "DPDK's get_info writes through a "
+			"NULL adapter_info";
+		s->ret = -EINVAL;
+		return false;
+	default:
+		return true;
+	}
+}
+
+/*
+ * seq_api.note: where each timer was armed, which timers a free left on
+ * no adapter, and why a burst that did all it was given stopped short.
+ */
+static void
+dpdk_note(struct seq_step *s, void *a, struct rte_event_timer **p,
+	  uint16_t nb)
+{
+	unsigned int i;
+
+	switch (s->op) {
+	case SEQ_ARM:
+	case SEQ_ARM_TMO:
+		dpdk_note_armed(a, p, (uint16_t)s->ret);
+		/* fall through */
+	case SEQ_CANCEL:
+		if (dpdk_cut_why != NULL && s->ret == nb)
+			seq_dpdk_api.not_called = dpdk_cut_why;
+		break;
+	case SEQ_FREE:
+		if (s->ret == 0)
+			for (i = 0; i < SEQ_NB_TIMERS; i++)
+				if (dpdk_armed_on[i] == a)
+					dpdk_armed_on[i] = &dpdk_freed;
+		break;
+	default:
+		break;
+	}
+}
 
 /*
  * DPDK 22.11's service enqueues its expiry events and leaves them in
@@ -281,22 +236,8 @@ dpdk_service_flush(void *a)
 
 struct seq_api seq_dpdk_api = {
 	.name = "DPDK",
-	.create = dpdk_create,
-	.start = dpdk_start,
-	.stop = dpdk_stop,
-	.free = dpdk_free,
-	.lookup = dpdk_lookup,
-	.service_id_get = dpdk_service_id_get,
-	.get_info = dpdk_get_info,
-	.stats_get = dpdk_stats_get,
-	.stats_reset = dpdk_stats_reset,
-	.arm_burst = dpdk_arm_burst,
-	.arm_tmo_tick_burst = dpdk_arm_tmo_tick_burst,
-	.cancel_burst = dpdk_cancel_burst,
-#if SWTIM_DPDK_HAS_REMAINING_TICKS
-	.remaining_ticks_get = dpdk_remaining_ticks_get,
-#else
-	.remaining_ticks_get = NULL,
-#endif
+	.impl = &adapter_impl_dpdk,
+	.guard = dpdk_guard,
+	.note = dpdk_note,
 	.service_flush = dpdk_service_flush,
 };

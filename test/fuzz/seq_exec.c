@@ -203,7 +203,10 @@ seq_create(struct seq_world *w, struct seq_step *s)
 	conf.max_tmo_ns = (uint64_t)SEQ_MAX_TMO_TICKS * SEQ_TICK_NS;
 	conf.nb_timers = s->nb_timers;
 	conf.flags = s->periodic ? RTE_EVENT_TIMER_ADAPTER_F_PERIODIC : 0;
-	a = w->api->create(&conf, s->ext, w->app_port + s->slot);
+	a = adapter_impl_create(w->api->impl, &conf,
+				s->ext ? fuzz_port_cb : NULL,
+				(void *)(uintptr_t)(w->app_port + s->slot),
+				seq_swtim_driver, NULL);
 	s->err = rte_errno;
 	s->ret = a != NULL;
 	if (a == NULL)
@@ -211,7 +214,7 @@ seq_create(struct seq_world *w, struct seq_step *s)
 	w->adapters[s->slot] = a;
 	w->live[s->slot] = true;
 	w->started[s->slot] = false;
-	if (w->api->service_id_get(a, &w->sid[s->slot]) != 0)
+	if (w->api->impl->service_id_get(a, &w->sid[s->slot]) != 0)
 		fuzz_fail(__FILE__, __LINE__, "%s: no service id",
 			  w->api->name);
 	if (s->mapped &&
@@ -247,7 +250,9 @@ static void
 seq_call(struct seq_world *w, struct seq_step *s)
 {
 	struct seq_api *api = w->api;
+	const struct adapter_impl *impl = api->impl;
 	struct rte_event_timer *p[SEQ_BURST_MAX];
+	uint16_t nb = s->nb;
 	struct rte_event_timer_adapter_info info;
 	void *a = w->adapters[s->slot < SEQ_NB_SLOTS ? s->slot : 0];
 	uint32_t sid;
@@ -261,57 +266,62 @@ seq_call(struct seq_world *w, struct seq_step *s)
 		return;
 	}
 	seq_burst_ptrs(w, s, p);
+	if (s->op == SEQ_REMAINING && impl->remaining_ticks_get == NULL) {
+		api->not_called = "no remaining_ticks_get";
+		s->ret = -ENOTSUP;
+		goto out;
+	}
+	if (api->guard != NULL && !api->guard(s, a, p, &nb))
+		goto out;
 	switch (s->op) {
 	case SEQ_START:
-		s->ret = api->start(a);
+		s->ret = impl->start(a);
 		if (s->ret == 0)
 			w->started[s->slot] = true;
 		break;
 	case SEQ_STOP:
-		s->ret = api->stop(a);
+		s->ret = impl->stop(a);
 		if (s->ret == 0)
 			w->started[s->slot] = false;
 		break;
 	case SEQ_FREE:
-		s->ret = api->free(a);
+		s->ret = impl->free(a);
 		if (s->ret == 0)
 			w->live[s->slot] = false;
 		break;
 	case SEQ_ARM:
-		s->ret = api->arm_burst(a, p, s->nb);
+		s->ret = impl->arm_burst(a, p, nb);
 		break;
 	case SEQ_ARM_TMO:
-		s->ret = api->arm_tmo_tick_burst(a, p, s->tmo[0], s->nb);
+		s->ret = impl->arm_tmo_tick_burst(a, p, s->tmo[0], nb);
 		break;
 	case SEQ_CANCEL:
-		s->ret = api->cancel_burst(a, p, s->nb);
+		s->ret = impl->cancel_burst(a, p, nb);
 		break;
 	case SEQ_REMAINING:
-		if (api->remaining_ticks_get == NULL) {
-			api->not_called = "no remaining_ticks_get";
-			s->ret = -ENOTSUP;
-			break;
-		}
-		s->ret = api->remaining_ticks_get(a, p[0],
+		s->ret = impl->remaining_ticks_get(a, p[0],
 				s->null_out ? NULL : &s->value);
 		break;
 	case SEQ_STATS:
-		s->ret = s->reset ? api->stats_reset(a) :
-			api->stats_get(a, &s->stats);
+		s->ret = s->reset ? impl->stats_reset(a) :
+			impl->stats_get(a, &s->stats);
 		break;
 	case SEQ_LOOKUP:
-		a = api->lookup(s->slot);
+		a = impl->lookup(s->slot);
 		s->ret = a == NULL ? 0 : a == w->adapters[s->slot %
 			SEQ_NB_SLOTS] ? 1 : 2;
 		break;
 	case SEQ_INFO:
 		s->ret = s->reset ?
-			api->service_id_get(a, s->null_out ? NULL : &sid) :
-			api->get_info(a, s->null_out ? NULL : &info);
+			impl->service_id_get(a, s->null_out ? NULL : &sid) :
+			impl->get_info(a, s->null_out ? NULL : &info);
 		break;
 	default:
 		break;
 	}
+	if (api->note != NULL)
+		api->note(s, a, p, nb);
+out:
 	s->err = rte_errno;
 }
 

@@ -33,6 +33,7 @@
 #include <rte_event_timer_adapter.h>
 #include <rte_eventdev.h>
 
+#include "adapter_impl.h"
 #include "fuzz_env.h"
 #include "fuzz_input.h"
 
@@ -55,28 +56,36 @@
 /** How long a service step waits, when it waits: short timers are due. */
 #define SEQ_WAIT_US 200
 
-/** An adapter implementation under test. */
+struct seq_step;
+
+/**
+ * An adapter implementation under test: its calls, and what the harness
+ * must do around them for it.
+ */
 struct seq_api {
 	const char *name;
-	/** NULL or an adapter; ext: with a port from fuzz_port_cb(). */
-	void *(*create)(const struct rte_event_timer_adapter_conf *conf,
-			bool ext, uint8_t port);
-	int (*start)(void *a);
-	int (*stop)(void *a);
-	int (*free)(void *a);
-	void *(*lookup)(uint16_t id);
-	int (*service_id_get)(void *a, uint32_t *sid);
-	int (*get_info)(void *a, struct rte_event_timer_adapter_info *info);
-	int (*stats_get)(void *a, struct rte_event_timer_adapter_stats *st);
-	int (*stats_reset)(void *a);
-	uint16_t (*arm_burst)(void *a, struct rte_event_timer **t, uint16_t n);
-	uint16_t (*arm_tmo_tick_burst)(void *a, struct rte_event_timer **t,
-				       uint64_t ticks, uint16_t n);
-	uint16_t (*cancel_burst)(void *a, struct rte_event_timer **t,
-				 uint16_t n);
-	/** NULL where the implementation has no such call. */
-	int (*remaining_ticks_get)(void *a, const struct rte_event_timer *t,
-				   uint64_t *ticks);
+	/**
+	 * The implementation's calls (adapter_impl.h); create passes
+	 * seq_swtim_driver where it has drivers.
+	 */
+	const struct adapter_impl *impl;
+	/**
+	 * NULL, or what keeps from the implementation a call it would crash
+	 * on: called before each step's call but create and service, with
+	 * the adapter and the burst p of the step. Returns true with *nb
+	 * the entries of p to pass (s->nb: all), or false where the call is
+	 * not made: s->ret (and rte_errno) are then what the step answers
+	 * and not_called says why.
+	 */
+	bool (*guard)(struct seq_step *s, void *a, struct rte_event_timer **p,
+		      uint16_t *nb);
+	/**
+	 * NULL, or called after each call the guard let through, with the
+	 * entries passed and s->ret set: what the guard needs to remember,
+	 * and not_called where the call stopped where it was cut short.
+	 */
+	void (*note)(struct seq_step *s, void *a, struct rte_event_timer **p,
+		     uint16_t nb);
 	/**
 	 * NULL, or what the harness does after running an adapter's
 	 * service so that the events it enqueued reach the device's queues.
