@@ -336,7 +336,7 @@ double swt_cycles_to_ms(uint64_t cycles);
  * expiry on a machine that ran the test still does.
  */
 uint64_t swt_cpu_waited(void);
-/** bound, plus what swt_cpu_waited() grew by since since. */
+/** bound, plus what swt_cpu_waited() grew by after it returned since. */
 uint64_t swt_bound_plus_waited(uint64_t bound, uint64_t since);
 /** Sleep, giving the CPU to the service lcore on small machines. */
 void swt_sleep_ms(unsigned int ms);
