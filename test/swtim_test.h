@@ -336,7 +336,15 @@ double swt_cycles_to_ms(uint64_t cycles);
  * expiry on a machine that ran the test still does.
  */
 uint64_t swt_cpu_waited(void);
-/** bound, plus what swt_cpu_waited() grew by after it returned since. */
+/**
+ * The most swt_bound_plus_waited() adds: 20 s, under the timeout of
+ * every suite that uses it (60 s and more).
+ */
+#define SWT_WAITED_MAX_MS 20000
+/**
+ * bound, plus what swt_cpu_waited() grew by after it returned since, up
+ * to SWT_WAITED_MAX_MS.
+ */
 uint64_t swt_bound_plus_waited(uint64_t bound, uint64_t since);
 /** Sleep, giving the CPU to the service lcore on small machines. */
 void swt_sleep_ms(unsigned int ms);
