@@ -9,6 +9,13 @@
 # applications through the drop-in library", has the results.
 #
 #   arm_latency.sh [-r ROUNDS] [-n TIMERS] [-l LIBRARY] [-N NICE] [-F]
+#                  [-p PRODUCER] [-V LABEL:VAR=VALUE]...
+#
+# -p runs one producer type only (timerdev: one timer a call;
+# timerdev_burst). Each -V adds an adapter to every round: swtim through
+# the same LIBRARY with VAR=VALUE in its environment, printed as LABEL
+# (for a library built with an experiment that a variable selects, such
+# as test/dropin/arm_floor.patch).
 #
 # For a machine whose CPUs other work shares, so that the producer's timed
 # arm calls include less of that work: -N runs dpdk-test-eventdev at that
@@ -18,7 +25,7 @@
 #
 # Prints one line per run (round, producer type, adapter, the average arm
 # latency upstream prints, in us, and the load average), then the median
-# of each producer type and adapter and swtim's share of DPDK's.
+# of each producer type and adapter and its share of DPDK's.
 
 set -uo pipefail
 
@@ -27,22 +34,38 @@ nb_timers=100000
 lib=build/lib/dropin/libswtim_dropin.so
 niceness=0
 fifo=false
+producers="timerdev_burst timerdev"
+variants=()
 
 usage() {
-	sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'
 	exit "${1:-0}"
 }
 
-while getopts "r:n:l:N:Fh" opt; do
+while getopts "r:n:l:N:Fp:V:h" opt; do
 	case $opt in
 	r) rounds=$OPTARG ;;
 	n) nb_timers=$OPTARG ;;
 	l) lib=$OPTARG ;;
 	N) niceness=$OPTARG ;;
 	F) fifo=true ;;
+	p) producers=$OPTARG ;;
+	V) variants+=("$OPTARG") ;;
 	h) usage 0 ;;
 	*) usage 1 ;;
 	esac
+done
+for prod in $producers; do
+	case $prod in
+	timerdev | timerdev_burst) ;;
+	*) echo "-p: timerdev or timerdev_burst, not $prod" >&2; usage 1 ;;
+	esac
+done
+for v in "${variants[@]}"; do
+	[[ $v =~ ^[A-Za-z0-9_]+:[A-Za-z_][A-Za-z0-9_]*=.*$ ]] || {
+		echo "-V: LABEL:VAR=VALUE, not $v" >&2
+		usage 1
+	}
 done
 
 prog=$(command -v dpdk-test-eventdev) || {
@@ -64,10 +87,11 @@ trap 'rm -f "$results" "$log"' EXIT
 # One run: producer on its own CPU, worker and service lcores on the
 # other, so that what is timed is the producer's arm calls.
 run() {
-	local prod=$1 adapter=$2 preload=
+	local prod=$1 adapter=$2 preload=$lib envs=()
 
-	[ "$adapter" = swtim ] && preload=$lib
-	LD_PRELOAD=$preload timeout -k 10 300 nice -n "$niceness" "$prog" \
+	[ "$adapter" = dpdk ] && preload=
+	[ -n "${variant_env[$adapter]:-}" ] && envs=("${variant_env[$adapter]}")
+	env "${envs[@]}" LD_PRELOAD="$preload" timeout -k 10 300 nice -n "$niceness" "$prog" \
 		--no-huge -m 1024 \
 		--no-shconf --no-pci --file-prefix="armlat_$$" \
 		--vdev=event_dsw0 "--lcores=0@$c1,1@$c0,(2-3)@$c1" -S 3 \
@@ -103,29 +127,45 @@ run() {
 		"$adapter" "$us" "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
+# The adapters of a round: DPDK's, swtim, and each -V's label.
+declare -A variant_env
+adapters=(dpdk swtim)
+for v in "${variants[@]}"; do
+	adapters+=("${v%%:*}")
+	variant_env[${v%%:*}]=${v#*:}
+done
+
 for round in $(seq 1 "$rounds"); do
-	for prod in timerdev_burst timerdev; do
-		# Who goes first alternates too.
-		if [ $((round % 2)) -eq 1 ]; then
-			run "$prod" dpdk
-			run "$prod" swtim
-		else
-			run "$prod" swtim
-			run "$prod" dpdk
+	for prod in $producers; do
+		# Who goes first alternates too: odd rounds in order, even
+		# rounds in reverse.
+		order=("${adapters[@]}")
+		if [ $((round % 2)) -eq 0 ]; then
+			order=()
+			for ((i = ${#adapters[@]} - 1; i >= 0; i--)); do
+				order+=("${adapters[i]}")
+			done
 		fi
+		for adapter in "${order[@]}"; do
+			run "$prod" "$adapter"
+		done
 	done
 done
 
-python3 - "$results" <<'EOF'
+python3 - "$results" "$producers" "${adapters[@]}" <<'EOF'
 import statistics, sys
 runs = {}
 for line in open(sys.argv[1]):
     prod, adapter, us = line.split()
     runs.setdefault((prod, adapter), []).append(float(us))
+adapters = [a for a in sys.argv[3:] if a != "dpdk"]
 print("\nmedians of %d rounds (us per timer):" % len(runs[next(iter(runs))]))
-for prod in ("timerdev_burst", "timerdev"):
+for prod in sys.argv[2].split():
     d = statistics.median(runs[(prod, "dpdk")])
-    s = statistics.median(runs[(prod, "swtim")])
-    share = "%.3f" % (s / d) if d else "n/a"
-    print("  %-16s dpdk %.3f  swtim %.3f  swtim/dpdk %s" % (prod, d, s, share))
+    line = "  %-16s dpdk %.3f" % (prod, d)
+    for a in adapters:
+        s = statistics.median(runs[(prod, a)])
+        share = "%.3f" % (s / d) if d else "n/a"
+        line += "  %s %.3f  %s/dpdk %s" % (a, s, a, share)
+    print(line)
 EOF
