@@ -61,11 +61,18 @@ for prod in $producers; do
 	*) echo "-p: timerdev or timerdev_burst, not $prod" >&2; usage 1 ;;
 	esac
 done
+seen=" dpdk swtim "
 for v in "${variants[@]}"; do
 	[[ $v =~ ^[A-Za-z0-9_]+:[A-Za-z_][A-Za-z0-9_]*=.*$ ]] || {
 		echo "-V: LABEL:VAR=VALUE, not $v" >&2
 		usage 1
 	}
+	# Results are kept by label: one taken twice would mix two runs.
+	[[ $seen == *" ${v%%:*} "* ]] && {
+		echo "-V: label ${v%%:*} is taken" >&2
+		usage 1
+	}
+	seen+="${v%%:*} "
 done
 
 prog=$(command -v dpdk-test-eventdev) || {
