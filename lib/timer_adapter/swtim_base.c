@@ -113,9 +113,12 @@ swtim_base_budget_reclaim(struct swtim_base *base, uint32_t want)
 		struct swtim_lane *lane = swtim_base_lane(base, i);
 		uint32_t held;
 
-		if (!locked[i] || lane->credit == 0)
+		if (!locked[i])
 			continue;
-		held = lane->credit;
+		/* An arm without the lock may take from it meanwhile:
+		 * taken whole, at once. */
+		held = lane->credit + __atomic_exchange_n(&lane->staged_credit,
+							  0, __ATOMIC_RELAXED);
 		lane->credit = 0;
 		swtim_budget_give(b, held);
 	}
@@ -132,10 +135,13 @@ swtim_base_outstanding_hint(const struct swtim_base *base)
 	uint32_t i, nb_polled = swtim_poll_set_count(&base->polled);
 	int64_t free = __atomic_load_n(&base->budget.avail, __ATOMIC_RELAXED);
 
-	for (i = 0; i < nb_polled; i++)
-		free += __atomic_load_n(
-			&swtim_base_lane(base, base->polled.ids[i])->credit,
-			__ATOMIC_RELAXED);
+	for (i = 0; i < nb_polled; i++) {
+		const struct swtim_lane *lane =
+			swtim_base_lane(base, base->polled.ids[i]);
+
+		free += __atomic_load_n(&lane->credit, __ATOMIC_RELAXED) +
+			__atomic_load_n(&lane->staged_credit, __ATOMIC_RELAXED);
+	}
 	return free <= 0 ? base->budget.limit :
 		base->budget.limit - RTE_MIN((uint64_t)free,
 					     base->budget.limit);
