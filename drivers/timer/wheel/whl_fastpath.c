@@ -18,6 +18,7 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_pause.h>
 #include <rte_prefetch.h>
 
 #include "whl_slot.h"
@@ -75,6 +76,9 @@ whl_arm_begin(struct whl_adapter *whl, struct whl_wheel *w,
 	 */
 	if (w->nb_armed == 0 && *now_grain > w->cur + 1)
 		w->cur = *now_grain - 1;
+	/* The lock is held: what this lcore staged goes on the wheel, so
+	 * that a full ring empties while the service backs off. */
+	whl_stage_drain(whl, w);
 	return ret;
 }
 
@@ -144,9 +148,61 @@ whl_arm(struct swtim_base *base, struct rte_event_timer **evtims,
 }
 
 /*
- * Arm one timer, the common call: without the burst's loops and
- * prefetches (the generic layer has copied an arm_tmo_tick_burst()'s
- * timeout into the timer).
+ * Arm one timer without the wheel's lock: stage it for whoever takes
+ * the lock next (struct whl_stage). The producer then writes only the
+ * timer and lines no other lcore writes, and executes one atomic
+ * instruction, on its own line (the budget slot): a locked arm met the
+ * service on the lock and the wheel's lines every tick it expired this
+ * wheel (performance.md, "The non-burst figure and a staged arm").
+ * false, having changed nothing, when the arm must take the lock: the
+ * ring belongs to another process's lcore of this id, is full, or the
+ * lane is dead or holds no staged credit.
+ *
+ * The timer is marked armed before the ring's index moves: a cancel
+ * that sees it armed finds it on the ring, or waits the two stores for
+ * it (whl_cancel_one()). Marked after, the service could expire it in
+ * between and the producer then mark it armed for ever.
+ */
+static __rte_always_inline bool
+whl_arm_staged(struct whl_adapter *whl, struct whl_wheel *w,
+	       unsigned int wheel_id, struct rte_event_timer *evtim)
+{
+	struct whl_stage *s = &w->stage;
+	uint32_t tail = s->tail, free = 0;
+
+	if (unlikely(s->owner != swtim_proc_tag) &&
+	    !__atomic_compare_exchange_n(&s->owner, &free, swtim_proc_tag,
+					 false, __ATOMIC_RELAXED,
+					 __ATOMIC_RELAXED))
+		return false;
+	if (unlikely(tail - s->head_seen == WHL_STAGE_SIZE)) {
+		s->head_seen = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE);
+		if (tail - s->head_seen == WHL_STAGE_SIZE)
+			return false;
+	}
+	if (unlikely(swtim_lane_dead(&w->lane)) ||
+	    !swtim_staged_credit_take(&w->lane))
+		return false;
+	swtim_poll_set_join(&whl->base.polled, wheel_id);
+	evtim->impl_opaque[0] = whl_expiry_of(whl,
+			swtim_base_grain_after(&whl->base,
+					       rte_get_timer_cycles()),
+			evtim->timeout_ticks);
+	__atomic_store_n(&evtim->impl_opaque[1], w->owner | WHL_PLACE_STAGED,
+			 __ATOMIC_RELAXED);
+	s->ring[tail % WHL_STAGE_SIZE] = evtim;
+	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&s->tail, tail + 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+/*
+ * Arm one timer, the common call: staged when it can be, else with the
+ * lock, without the burst's loops and prefetches (the generic layer has
+ * copied an arm_tmo_tick_burst()'s timeout into the timer). The locked
+ * arm refills the staged credit for the next ones. Threads without an
+ * lcore id share their lane, so take its lock.
  */
 static __rte_always_inline uint16_t
 whl_arm_single(struct swtim_base *base,
@@ -157,11 +213,16 @@ whl_arm_single(struct swtim_base *base,
 	struct whl_wheel *w = &whl->wheels[wheel_id];
 	uint64_t now_grain;
 
+	if (likely(wheel_id != SWTIM_LANE_NON_EAL) &&
+	    whl_arm_staged(whl, w, wheel_id, evtim))
+		return 1;
 	if (unlikely(whl_arm_begin(whl, w, wheel_id, 1, &now_grain) <= 0))
 		return 0;
 	whl_timer_set_armed(w, evtim, whl_expiry_of(whl, now_grain,
 						    evtim->timeout_ticks));
 	whl_wheel_link(whl, w, evtim);
+	if (wheel_id != SWTIM_LANE_NON_EAL)
+		swtim_staged_credit_refill(&whl->base.budget, &w->lane);
 	swtim_lane_unlock(&w->lane);
 	return 1;
 }
@@ -230,6 +291,8 @@ whl_lock_named(struct whl_adapter *whl, const struct rte_event_timer *evtim,
 			if (unlikely(swtim_lane_lock(&w->lane) != 0))
 				return ENOTRECOVERABLE;
 			*held = w;
+			/* What is staged is on the wheel from now on. */
+			whl_stage_drain(whl, w);
 		}
 		if (likely(whl_wheel_named(whl, evtim) == w))
 			return 0;
@@ -293,6 +356,24 @@ again:
 	if (__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) !=
 	    RTE_EVENT_TIMER_ARMED)
 		return EINVAL;
+	/* Armed and neither on the wheel nor staged yet: its producer is
+	 * between the two stores that stage it. Wait for the second. */
+	if (unlikely(whl_place_of(evtim) == WHL_PLACE_STAGED)) {
+		unsigned int spins;
+
+		for (spins = 0; spins < WHL_STAGE_WAIT_SPINS &&
+		     whl_place_of(evtim) == WHL_PLACE_STAGED; spins++) {
+			rte_pause();
+			whl_stage_drain(whl, w);
+		}
+		if (whl_wheel_holds(whl, w, evtim)) {
+			whl_wheel_unlink(whl, w, evtim);
+			return 0;
+		}
+		if (whl_place_of(evtim) == WHL_PLACE_STAGED)
+			return EAGAIN;
+		goto again;
+	}
 	return whl->base.periodic ? whl_cancel_waiting(w, evtim) : EAGAIN;
 }
 

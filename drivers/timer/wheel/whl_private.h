@@ -201,6 +201,26 @@ _Static_assert((WHL_LEVELS - 1) * WHL_LEVEL_BITS < 64 &&
 #define WHL_ARM_CHUNK 32
 
 /*
+ * Single arms staged on a wheel without its lock (struct whl_stage): a
+ * power of two. Enough for the timers a producer arms while the service
+ * backs off from a device refusing events (then the lanes' runs stop);
+ * when full, an arm takes the lock and links what is staged itself.
+ * WIP: 1024 not measured yet (256 filled for 3 arms in 4 in
+ * dpdk-test-eventdev's non-burst run, performance.md "The non-burst
+ * figure and a staged arm").
+ */
+#define WHL_STAGE_SIZE 1024
+_Static_assert((WHL_STAGE_SIZE & (WHL_STAGE_SIZE - 1)) == 0,
+	       "a power of two");
+
+/*
+ * How many times a cancel looks again for a timer it finds armed but
+ * neither on the wheel nor staged yet (its producer is between the two
+ * stores of whl_arm_staged()) before it answers EAGAIN.
+ */
+#define WHL_STAGE_WAIT_SPINS 100000
+
+/*
  * An adapter's tag (whl_owner_of()): its id in the low WHL_TAG_ID_BITS,
  * unique among the adapters that exist at once, so that a timer armed on
  * one never names another; above it a count of the adapters created, so
@@ -241,6 +261,33 @@ _Static_assert(sizeof(struct whl_block) == 2 * RTE_CACHE_LINE_MIN_SIZE,
 	       "a block is two cache lines");
 _Static_assert(sizeof(struct whl_block_head) == 16, "four heads a line");
 
+/*
+ * The place (whl_place_of()) of a timer staged and not linked yet: no
+ * block's (whl_blocks_create() keeps block indices below
+ * WHL_BLOCKS_MAX, which is this place's block).
+ */
+#define WHL_PLACE_STAGED UINT32_MAX
+
+/**
+ * Single arms of the wheel's producer lcore that took no lock: a ring
+ * with one producer (the lcore, in the one process that claimed it) and
+ * one consumer, whoever holds the wheel's lock (whl_stage_drain() links
+ * them: the service before it expires, a cancel, a locked arm). The
+ * producer's line is read by the consumer, the consumer's by the
+ * producer only when the ring looks full.
+ */
+struct whl_stage {
+	/* Next entry the producer writes. */
+	uint32_t tail;
+	/* The producer's last look at head. */
+	uint32_t head_seen;
+	/* swtim_proc_tag of the process whose lcore stages here; 0: none. */
+	uint32_t owner;
+	/* Next entry to link, under the wheel's lock. */
+	uint32_t head __rte_cache_aligned;
+	struct rte_event_timer *ring[WHL_STAGE_SIZE] __rte_cache_aligned;
+};
+
 /** Free indices a wheel keeps in front of the shared pool (whl_pool.c). */
 struct whl_free_cache {
 	uint32_t n;
@@ -269,6 +316,8 @@ struct whl_wheel {
 	 */
 	uint32_t stack[WHL_LEVELS * WHL_SLOTS];
 	struct whl_free_cache free_blocks;
+	/* Single arms staged without the lock. */
+	struct whl_stage stage __rte_cache_aligned;
 	/* The service's side, on lines of its own. */
 	struct swtim_lane lane __rte_cache_aligned;
 } __rte_cache_aligned;
