@@ -129,7 +129,8 @@ whl_teardown(struct swtim_base *base)
 	for (i = 0; whl->wheels != NULL && whl->blocks != NULL &&
 	     i < SWTIM_LANES_MAX; i++)
 		if (!swtim_lane_dead(&whl->wheels[i].lane)) {
-			whl_stage_drain(whl, &whl->wheels[i]);
+			whl_stage_drain(whl, &whl->wheels[i],
+					rte_get_timer_cycles());
 			whl_wheel_for_each(whl, &whl->wheels[i],
 					   whl_timer_drop);
 		}

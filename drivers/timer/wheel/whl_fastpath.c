@@ -51,6 +51,7 @@ static __rte_always_inline int
 whl_arm_begin(struct whl_adapter *whl, struct whl_wheel *w,
 	      unsigned int wheel_id, uint16_t nb, uint64_t *now_grain)
 {
+	uint64_t now = rte_get_timer_cycles();
 	int ret;
 
 	swtim_poll_set_join(&whl->base.polled, wheel_id);
@@ -59,8 +60,7 @@ whl_arm_begin(struct whl_adapter *whl, struct whl_wheel *w,
 	 * timer armed late in a grain still gets its whole timeout, and is
 	 * at most a grain late.
 	 */
-	*now_grain = swtim_base_grain_after(&whl->base,
-					    rte_get_timer_cycles());
+	*now_grain = swtim_base_grain_after(&whl->base, now);
 	ret = swtim_base_arm_begin(&whl->base, &w->lane, nb);
 	if (unlikely(ret <= 0)) {
 		if (ret == 0)
@@ -78,7 +78,7 @@ whl_arm_begin(struct whl_adapter *whl, struct whl_wheel *w,
 		w->cur = *now_grain - 1;
 	/* The lock is held: what this lcore staged goes on the wheel, so
 	 * that a full ring empties while the service backs off. */
-	whl_stage_drain(whl, w);
+	whl_stage_drain(whl, w, now);
 	return ret;
 }
 
@@ -292,7 +292,7 @@ whl_lock_named(struct whl_adapter *whl, const struct rte_event_timer *evtim,
 				return ENOTRECOVERABLE;
 			*held = w;
 			/* What is staged is on the wheel from now on. */
-			whl_stage_drain(whl, w);
+			whl_stage_drain(whl, w, rte_get_timer_cycles());
 		}
 		if (likely(whl_wheel_named(whl, evtim) == w))
 			return 0;
@@ -364,7 +364,7 @@ again:
 		for (spins = 0; spins < WHL_STAGE_WAIT_SPINS &&
 		     whl_place_of(evtim) == WHL_PLACE_STAGED; spins++) {
 			rte_pause();
-			whl_stage_drain(whl, w);
+			whl_stage_drain(whl, w, rte_get_timer_cycles());
 		}
 		if (whl_wheel_holds(whl, w, evtim)) {
 			whl_wheel_unlink(whl, w, evtim);

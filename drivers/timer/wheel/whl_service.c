@@ -148,7 +148,7 @@ whl_lane_expire(struct swtim_base *base, struct swtim_lane *lane,
 
 	if (unlikely(swtim_lane_lock(&w->lane) != 0))
 		return 0;
-	whl_stage_drain(whl, w);
+	whl_stage_drain(whl, w, now);
 	n = whl_wheel_expire(whl, w, swtim_base_grain_of(base, now),
 			     RTE_MIN(max, (uint32_t)RTE_DIM(due)), due);
 	swtim_lane_unlock(&w->lane);

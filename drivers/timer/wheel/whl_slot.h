@@ -329,10 +329,13 @@ whl_stage_pending(const struct whl_wheel *w)
 /*
  * Link the timers staged on wheel w (whl_arm_staged()), with its lock
  * held. An empty wheel's clock first skips to now, as a locked arm's
- * does (whl_fastpath.c): nothing on it is due before.
+ * does (whl_fastpath.c): nothing on it is due before. now is the
+ * caller's time: the service's run expires up to its grain, and a clock
+ * skipped past it by a later reading would leave what is due there for
+ * the next run.
  */
 static __rte_always_inline void
-whl_stage_drain(struct whl_adapter *whl, struct whl_wheel *w)
+whl_stage_drain(struct whl_adapter *whl, struct whl_wheel *w, uint64_t now)
 {
 	struct whl_stage *s = &w->stage;
 	uint32_t head = s->head;
@@ -342,8 +345,7 @@ whl_stage_drain(struct whl_adapter *whl, struct whl_wheel *w)
 	if (head == tail)
 		return;
 	if (w->nb_armed == 0) {
-		now_grain = swtim_base_grain_after(&whl->base,
-						   rte_get_timer_cycles());
+		now_grain = swtim_base_grain_after(&whl->base, now);
 		if (now_grain > w->cur + 1)
 			w->cur = now_grain - 1;
 	}
