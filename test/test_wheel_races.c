@@ -17,6 +17,8 @@
  * - A one-shot timer taken off the wheel by an expiry and not yet
  *   delivered: cancel answers EAGAIN and leaves it ARMED; once delivered
  *   (NOT_ARMED), EINVAL.
+ * - A cancel meeting a timer between the two stores of its staged arm
+ *   (whl_arm_staged()): it waits, or answers EAGAIN; never loses it.
  */
 
 #include <errno.h>
@@ -186,9 +188,112 @@ cancel_eagain_while_delivering(void)
 	return SWT_PASS;
 }
 
+/*
+ * Play a staged arm's producer up to the store between its two (the
+ * timer marked armed, the ring's index not moved yet): what a cancel on
+ * another lcore can meet. Takes the budget slot the arm would have.
+ */
+static int
+stage_half(struct whl_adapter *whl, struct whl_wheel *w,
+	   struct rte_event_timer *t)
+{
+	struct whl_stage *s = &w->stage;
+
+	SWT_ASSERT(swtim_lane_lock(&w->lane) == 0, "lock");
+	swtim_staged_credit_refill(&whl->base.budget, &w->lane);
+	swtim_lane_unlock(&w->lane);
+	SWT_ASSERT(swtim_staged_credit_take(&w->lane), "no budget");
+	t->impl_opaque[0] = swtim_base_grain_after(&whl->base,
+						   rte_get_timer_cycles()) +
+		((uint64_t)FAR_TICKS << whl->base.grain_shift);
+	t->impl_opaque[1] = w->owner | WHL_PLACE_STAGED;
+	s->ring[s->tail % WHL_STAGE_SIZE] = t;
+	__atomic_store_n(&t->state, RTE_EVENT_TIMER_ARMED, __ATOMIC_RELEASE);
+	return SWT_PASS;
+}
+
+/* The staged arm's second store. */
+static void
+stage_finish(struct whl_wheel *w)
+{
+	__atomic_store_n(&w->stage.tail, w->stage.tail + 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * A cancel from another lcore meets a timer between the two stores of
+ * its staged arm: it waits for the second (then cancels) or, after
+ * WHL_STAGE_WAIT_SPINS, answers EAGAIN and leaves the timer armed; never
+ * EINVAL, and the timer is never lost: once staged, a cancel succeeds.
+ */
+static int
+cancel_meets_staging(void)
+{
+	struct swtim_adapter *a = mk_adapter();
+	struct rte_event_timer *t = swt_timers(1);
+	struct whl_adapter *whl;
+	struct whl_wheel *mine;
+
+	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	whl = swtim_adapter_priv(a);
+	mine = &whl->wheels[rte_lcore_id()];
+	swt_timer_init(t, SWT_Q_PARALLEL, 1, FAR_TICKS);
+	SWT_ASSERT_OK(stage_half(whl, mine, t));
+	canceller = (struct job){ .a = a, .t = t, .cancel = true };
+	SWT_ASSERT(swt_launch(job_run, &canceller, CANCELLER) == 0, "launch");
+	swt_sleep_ms(1);
+	stage_finish(mine);
+	SWT_ASSERT_NOT_STUCK(job_wait(&canceller, 5000),
+			     "the cancel did not finish");
+	SWT_ASSERT_EQ(swt_join(), 0);
+	if (canceller.ret == 0) {
+		/* It gave up before the second store: retried, it must
+		 * find the timer staged. */
+		SWT_ASSERT(canceller.err == EAGAIN, "cancel: %s",
+			   rte_strerror(canceller.err));
+		SWT_ASSERT_EQ(t->state, RTE_EVENT_TIMER_ARMED);
+		SWT_ASSERT_EQ(swtim_cancel(a, t), 1);
+	}
+	SWT_ASSERT_EQ(t->state, RTE_EVENT_TIMER_CANCELED);
+	SWT_ASSERT_EQ(mine->nb_armed, 0);
+	SWT_ASSERT_EQ(mine->stage.head, mine->stage.tail);
+	SWT_ASSERT_OK(wheel_still_whole(a, mine));
+	SWT_ASSERT_EQ(swt_drain(&swt_dev, 50), 0);
+	return SWT_PASS;
+}
+
+/*
+ * The same, the second store never made (its producer stopped between
+ * them): the cancel gives up, EAGAIN, the timer armed and not lost.
+ */
+static int
+cancel_gives_up_on_staging(void)
+{
+	struct swtim_adapter *a = mk_adapter();
+	struct rte_event_timer *t = swt_timers(1);
+	struct whl_adapter *whl;
+	struct whl_wheel *mine;
+
+	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	whl = swtim_adapter_priv(a);
+	mine = &whl->wheels[rte_lcore_id()];
+	swt_timer_init(t, SWT_Q_PARALLEL, 1, FAR_TICKS);
+	SWT_ASSERT_OK(stage_half(whl, mine, t));
+	SWT_ASSERT_BURST(swtim_cancel(a, t), 0, EAGAIN);
+	SWT_ASSERT_EQ(t->state, RTE_EVENT_TIMER_ARMED);
+	stage_finish(mine);
+	SWT_ASSERT_EQ(swtim_cancel(a, t), 1);
+	SWT_ASSERT_EQ(mine->nb_armed, 0);
+	SWT_ASSERT_OK(wheel_still_whole(a, mine));
+	return SWT_PASS;
+}
+
 static const struct swt_case cases[] = {
 	SWT_CASE(cancel_follows_rearm_elsewhere),
 	SWT_CASE(cancel_eagain_while_delivering),
+	SWT_CASE(cancel_meets_staging),
+	SWT_CASE(cancel_gives_up_on_staging),
 };
 
 int
