@@ -148,6 +148,26 @@ whl_arm(struct swtim_base *base, struct rte_event_timer **evtims,
 }
 
 /*
+ * Make this process the one that stages on a ring: free, or held by a
+ * process that is gone (a secondary that used this lcore id before; two
+ * live processes may not share one, DPDK's rule, but if they do, the
+ * second takes the lock). A process killed between the two stores of a
+ * staged arm leaves that timer armed and never linked: its arm never
+ * returned, and a cancel of it answers EAGAIN.
+ */
+static __rte_noinline bool
+whl_stage_claim(struct whl_stage *s)
+{
+	uint32_t owner = __atomic_load_n(&s->owner, __ATOMIC_RELAXED);
+
+	if (owner != 0 && !swtim_proc_tag_dead(owner))
+		return false;
+	return __atomic_compare_exchange_n(&s->owner, &owner, swtim_proc_tag,
+					   false, __ATOMIC_RELAXED,
+					   __ATOMIC_RELAXED);
+}
+
+/*
  * Arm one timer without the wheel's lock: stage it for whoever takes
  * the lock next (struct whl_stage). The producer then writes only the
  * timer and lines no other lcore writes, and executes one atomic
@@ -168,13 +188,12 @@ whl_arm_staged(struct whl_adapter *whl, struct whl_wheel *w,
 	       unsigned int wheel_id, struct rte_event_timer *evtim)
 {
 	struct whl_stage *s = &w->stage;
-	uint32_t tail = s->tail, free = 0;
+	uint32_t tail;
 
-	if (unlikely(s->owner != swtim_proc_tag) &&
-	    !__atomic_compare_exchange_n(&s->owner, &free, swtim_proc_tag,
-					 false, __ATOMIC_RELAXED,
-					 __ATOMIC_RELAXED))
+	if (unlikely(__atomic_load_n(&s->owner, __ATOMIC_RELAXED) !=
+		     swtim_proc_tag) && !whl_stage_claim(s))
 		return false;
+	tail = s->tail;
 	if (unlikely(tail - s->head_seen == WHL_STAGE_SIZE)) {
 		s->head_seen = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE);
 		if (tail - s->head_seen == WHL_STAGE_SIZE)
