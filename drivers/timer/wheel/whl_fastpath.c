@@ -76,9 +76,12 @@ whl_arm_begin(struct whl_adapter *whl, struct whl_wheel *w,
 	 */
 	if (w->nb_armed == 0 && *now_grain > w->cur + 1)
 		w->cur = *now_grain - 1;
-	/* The lock is held: what this lcore staged goes on the wheel, so
-	 * that a full ring empties while the service backs off. */
-	whl_stage_drain(whl, w, now);
+	/* The lock is held: a full ring empties here while the service
+	 * backs off. Not otherwise: linking is the service's work, and
+	 * this runs every batch of single arms, to refill their credit. */
+	if (unlikely(__atomic_load_n(&w->stage.tail, __ATOMIC_RELAXED) -
+		     w->stage.head == WHL_STAGE_SIZE))
+		whl_stage_drain(whl, w, now);
 	return ret;
 }
 
