@@ -193,8 +193,8 @@ swtim_staged_credit_take(struct swtim_lane *lane)
 }
 
 /**
- * Move up to a batch of slots into lane's staged credit, from its credit
- * and avail, with the lane's lock held.
+ * Move up to SWTIM_STAGED_CREDIT_BATCHES batches of slots into lane's
+ * staged credit, from its credit and avail, with the lane's lock held.
  *
  * @param b
  *   The budget.
@@ -204,7 +204,8 @@ swtim_staged_credit_take(struct swtim_lane *lane)
 static __rte_always_inline void
 swtim_staged_credit_refill(struct swtim_budget *b, struct swtim_lane *lane)
 {
-	uint32_t n = swtim_credit_take(b, lane, b->batch);
+	uint32_t n = swtim_credit_take(b, lane,
+				       b->batch * SWTIM_STAGED_CREDIT_BATCHES);
 
 	if (n != 0)
 		__atomic_fetch_add(&lane->staged_credit, n, __ATOMIC_RELAXED);
