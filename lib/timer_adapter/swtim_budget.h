@@ -55,6 +55,8 @@ struct swtim_budget {
 	uint64_t limit;
 	/** Slots a lane takes from avail at once (see above). */
 	uint32_t batch;
+	/** Slots a lane's staged credit is refilled with at once. */
+	uint32_t staged_batch;
 	/** Slots neither outstanding nor held by a lane. */
 	int64_t avail __rte_cache_aligned;
 };
@@ -74,6 +76,11 @@ swtim_budget_init(struct swtim_budget *b, uint64_t limit)
 	b->batch = RTE_MAX((uint64_t)SWTIM_BUDGET_BATCH_MIN,
 			   RTE_MIN((uint64_t)SWTIM_BUDGET_BATCH_MAX,
 				   limit / SWTIM_BUDGET_BATCH_SHARE));
+	/* An eighth of a small adapter at most: the rest stays with the
+	 * lanes that arm with the lock, without a reclaim. */
+	b->staged_batch = RTE_MAX((uint64_t)1, RTE_MIN((uint64_t)b->batch *
+					     SWTIM_STAGED_CREDIT_BATCHES,
+					     limit / 8));
 	b->avail = (int64_t)RTE_MIN(limit, (uint64_t)INT64_MAX);
 }
 
@@ -193,8 +200,8 @@ swtim_staged_credit_take(struct swtim_lane *lane)
 }
 
 /**
- * Move up to SWTIM_STAGED_CREDIT_BATCHES batches of slots into lane's
- * staged credit, from its credit and avail, with the lane's lock held.
+ * Move up to a staged batch of slots into lane's staged credit, from its
+ * credit and avail, with the lane's lock held.
  *
  * @param b
  *   The budget.
@@ -204,8 +211,7 @@ swtim_staged_credit_take(struct swtim_lane *lane)
 static __rte_always_inline void
 swtim_staged_credit_refill(struct swtim_budget *b, struct swtim_lane *lane)
 {
-	uint32_t n = swtim_credit_take(b, lane,
-				       b->batch * SWTIM_STAGED_CREDIT_BATCHES);
+	uint32_t n = swtim_credit_take(b, lane, b->staged_batch);
 
 	if (n != 0)
 		__atomic_fetch_add(&lane->staged_credit, n, __ATOMIC_RELAXED);
