@@ -193,6 +193,13 @@ cancel_eagain_while_delivering(void)
 	return SWT_PASS;
 }
 
+/* A process tag that is gone: this process's slot, a later generation. */
+static uint32_t
+gone_tag(void)
+{
+	return swtim_proc_tag + (1u << SWTIM_PROC_SLOT_BITS);
+}
+
 /*
  * Play a staged arm's producer up to the store between its two (the
  * timer marked armed, the ring's index not moved yet): what a cancel on
@@ -229,7 +236,7 @@ stage_finish(struct whl_wheel *w)
 /*
  * A cancel from another lcore meets a timer between the two stores of
  * its staged arm: it waits for the second (then cancels) or, after
- * WHL_STAGE_WAIT_SPINS, answers EAGAIN and leaves the timer armed; never
+ * WHL_STAGE_WAIT_NS, answers EAGAIN and leaves the timer armed; never
  * EINVAL, and the timer is never lost: once staged, a cancel succeeds.
  */
 static int
@@ -271,7 +278,8 @@ cancel_meets_staging(void)
 
 /*
  * The same, the second store never made (its producer stopped between
- * them): the cancel gives up, EAGAIN, the timer armed and not lost.
+ * them): the cancel gives up, EAGAIN, the timer armed and not lost; if
+ * the ring's process is gone, ENOTRECOVERABLE (it never will be).
  */
 static int
 cancel_gives_up_on_staging(void)
@@ -289,6 +297,9 @@ cancel_gives_up_on_staging(void)
 	SWT_ASSERT_OK(stage_half(whl, mine, t));
 	SWT_ASSERT_BURST(swtim_cancel(a, t), 0, EAGAIN);
 	SWT_ASSERT_EQ(t->state, RTE_EVENT_TIMER_ARMED);
+	mine->stage.owner = gone_tag();
+	SWT_ASSERT_BURST(swtim_cancel(a, t), 0, ENOTRECOVERABLE);
+	mine->stage.owner = swtim_proc_tag;
 	stage_finish(mine);
 	SWT_ASSERT_EQ(swtim_cancel(a, t), 1);
 	SWT_ASSERT_EQ(mine->nb_armed, 0);
@@ -436,13 +447,12 @@ dead_owners_ring_taken_over(void)
 	struct rte_event_timer *t = swt_timers(2);
 	struct whl_adapter *whl;
 	struct whl_wheel *mine;
-	uint32_t gone = swtim_proc_tag + (1u << SWTIM_PROC_SLOT_BITS);
+	uint32_t gone = gone_tag();
 	struct rte_event ev[2];
 	unsigned int i;
 
 	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
 		   rte_strerror(rte_errno));
-	/* This process's slot, a later generation: not this process. */
 	SWT_ASSERT(gone != 0 && swtim_proc_tag_dead(gone), "tag %#x", gone);
 	whl = swtim_adapter_priv(a);
 	mine = &whl->wheels[rte_lcore_id()];

@@ -166,9 +166,13 @@ swtim_credit_take(struct swtim_budget *b, struct swtim_lane *lane,
 {
 	uint32_t n;
 
+	/* Release: the hint (swtim_base_outstanding_hint()) that reads the
+	 * new credit reads avail without these slots. */
 	if (unlikely(lane->credit < want))
-		lane->credit += swtim_budget_take_avail(b,
-				want - lane->credit + b->batch);
+		__atomic_store_n(&lane->credit, lane->credit +
+				 swtim_budget_take_avail(b,
+					want - lane->credit + b->batch),
+				 __ATOMIC_RELEASE);
 	n = RTE_MIN(want, lane->credit);
 	lane->credit -= n;
 	return n;
@@ -213,8 +217,9 @@ swtim_staged_credit_refill(struct swtim_budget *b, struct swtim_lane *lane)
 {
 	uint32_t n = swtim_credit_take(b, lane, b->staged_batch);
 
+	/* Release: as swtim_credit_take()'s, for the credit it took. */
 	if (n != 0)
-		__atomic_fetch_add(&lane->staged_credit, n, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&lane->staged_credit, n, __ATOMIC_RELEASE);
 }
 
 /**

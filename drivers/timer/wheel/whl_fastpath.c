@@ -165,8 +165,9 @@ whl_stage_claim(struct whl_stage *s)
 
 	if (owner != 0 && !swtim_proc_tag_dead(owner))
 		return false;
+	/* Acquire: the gone owner's last tail is read next. */
 	return __atomic_compare_exchange_n(&s->owner, &owner, swtim_proc_tag,
-					   false, __ATOMIC_RELAXED,
+					   false, __ATOMIC_ACQUIRE,
 					   __ATOMIC_RELAXED);
 }
 
@@ -196,7 +197,7 @@ whl_arm_staged(struct whl_adapter *whl, struct whl_wheel *w,
 	if (unlikely(__atomic_load_n(&s->owner, __ATOMIC_RELAXED) !=
 		     swtim_proc_tag) && !whl_stage_claim(s))
 		return false;
-	tail = s->tail;
+	tail = __atomic_load_n(&s->tail, __ATOMIC_RELAXED);
 	if (unlikely(tail - s->head_seen == WHL_STAGE_SIZE)) {
 		s->head_seen = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE);
 		if (tail - s->head_seen == WHL_STAGE_SIZE)
@@ -243,7 +244,12 @@ whl_arm_single(struct swtim_base *base,
 	whl_timer_set_armed(w, evtim, whl_expiry_of(whl, now_grain,
 						    evtim->timeout_ticks));
 	whl_wheel_link(whl, w, evtim);
-	if (wheel_id != SWTIM_LANE_NON_EAL)
+	/* Only what staged arms can use: not for a ring that is full or
+	 * another process's, which would take the budget from the other
+	 * lanes into a credit no arm takes. */
+	if (wheel_id != SWTIM_LANE_NON_EAL && w->lane.staged_credit == 0 &&
+	    __atomic_load_n(&w->stage.owner, __ATOMIC_RELAXED) ==
+	    swtim_proc_tag)
 		swtim_staged_credit_refill(&whl->base.budget, &w->lane);
 	swtim_lane_unlock(&w->lane);
 	return 1;
@@ -349,6 +355,45 @@ whl_cancel_waiting(struct whl_wheel *w, const struct rte_event_timer *evtim)
 }
 
 /*
+ * A cancel found evtim ARMED, its place saying staged, not on the ring
+ * of wheel w, whose lock it holds: its producer is between the two
+ * stores of whl_arm_staged(). Wait a moment for the second, linking
+ * what comes. true when the timer has moved on (linked, or named by
+ * another wheel): look again. false after WHL_STAGE_WAIT_NS: its
+ * producer is held up (preempted, or its process gone), and the
+ * service, which needs this lock for every wheel's expiries, is not
+ * kept waiting longer.
+ */
+static __rte_noinline bool
+whl_cancel_meets_staging(struct whl_adapter *whl, struct whl_wheel *w,
+			 const struct rte_event_timer *evtim)
+{
+	uint64_t now = rte_get_timer_cycles();
+	uint64_t give_up = now + rte_get_timer_hz() /
+		(UINT64_C(1000000000) / WHL_STAGE_WAIT_NS);
+
+	for (;;) {
+		whl_stage_drain(whl, w, now);
+		if (whl_place_of(evtim) != WHL_PLACE_STAGED ||
+		    whl_wheel_named(whl, evtim) != w)
+			return true;
+		if (now >= give_up)
+			return false;
+		rte_pause();
+		now = rte_get_timer_cycles();
+	}
+}
+
+/* Whether the process staging on ring s is gone. */
+static bool
+whl_stage_owner_gone(const struct whl_stage *s)
+{
+	uint32_t owner = __atomic_load_n(&s->owner, __ATOMIC_RELAXED);
+
+	return owner != 0 && swtim_proc_tag_dead(owner);
+}
+
+/*
  * Cancel one timer; 0 or the errno. *held is the wheel whose lock the
  * caller holds (NULL: none), and on return the one it holds now: a burst
  * keeps one lock while its timers are in the same wheel.
@@ -378,23 +423,11 @@ again:
 	if (__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) !=
 	    RTE_EVENT_TIMER_ARMED)
 		return EINVAL;
-	/* Armed and neither on the wheel nor staged yet: its producer is
-	 * between the two stores that stage it. Wait for the second. */
 	if (unlikely(whl_place_of(evtim) == WHL_PLACE_STAGED)) {
-		unsigned int spins;
-
-		for (spins = 0; spins < WHL_STAGE_WAIT_SPINS &&
-		     whl_place_of(evtim) == WHL_PLACE_STAGED; spins++) {
-			rte_pause();
-			whl_stage_drain(whl, w, rte_get_timer_cycles());
-		}
-		if (whl_wheel_holds(whl, w, evtim)) {
-			whl_wheel_unlink(whl, w, evtim);
-			return 0;
-		}
-		if (whl_place_of(evtim) == WHL_PLACE_STAGED)
-			return EAGAIN;
-		goto again;
+		if (whl_cancel_meets_staging(whl, w, evtim))
+			goto again;
+		return whl_stage_owner_gone(&w->stage) ? ENOTRECOVERABLE :
+			EAGAIN;
 	}
 	return whl->base.periodic ? whl_cancel_waiting(w, evtim) : EAGAIN;
 }
