@@ -235,9 +235,11 @@ _Static_assert((WHL_LEVELS - 1) * WHL_LEVEL_BITS < 64 &&
  * Single arms staged on a wheel without its lock (struct whl_stage): a
  * power of two. Enough for the timers a producer arms while the service
  * backs off from a device refusing events (then the lanes' runs stop);
- * when full, an arm takes the lock and links what is staged itself. 256
- * filled for 3 arms in 4 in dpdk-test-eventdev's non-burst run, 1024 for
- * none counted (doc/performance.md, "The staged arm"); 8 KiB a wheel.
+ * when full, an arm takes the lock and links what is staged itself. In
+ * dpdk-test-eventdev's non-burst run on 2 CPUs, 256 entries were full
+ * for 3 arms in 4; 1024 for 33-38 arms of 100,000 (the service switched
+ * out for milliseconds), and 4096 or 16384, never full, were not faster
+ * (doc/performance.md, "The staged arm"). 8 KiB a wheel.
  */
 #define WHL_STAGE_SIZE 1024
 _Static_assert((WHL_STAGE_SIZE & (WHL_STAGE_SIZE - 1)) == 0,
