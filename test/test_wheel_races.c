@@ -87,6 +87,27 @@ mk_adapter(void)
 	return a;
 }
 
+/*
+ * A started adapter (mk_adapter()), n timers, the i-th with event i and
+ * FAR_TICKS, and this lcore's wheel of it.
+ */
+static int
+setup(unsigned int n, struct swtim_adapter **a, struct rte_event_timer **t,
+      struct whl_adapter **whl, struct whl_wheel **mine)
+{
+	unsigned int i;
+
+	*a = mk_adapter();
+	*t = swt_timers(n);
+	SWT_ASSERT(*a != NULL && *t != NULL, "setup: %s",
+		   rte_strerror(rte_errno));
+	*whl = swtim_adapter_priv(*a);
+	*mine = &(*whl)->wheels[rte_lcore_id()];
+	for (i = 0; i < n; i++)
+		swt_timer_init(&(*t)[i], SWT_Q_PARALLEL, i, FAR_TICKS);
+	return SWT_PASS;
+}
+
 /* Arm and cancel a few timers from this lcore: its wheel still works. */
 static int
 wheel_still_whole(struct swtim_adapter *a, struct whl_wheel *w)
@@ -110,18 +131,14 @@ wheel_still_whole(struct swtim_adapter *a, struct whl_wheel *w)
 static int
 cancel_follows_rearm_elsewhere(void)
 {
-	struct swtim_adapter *a = mk_adapter();
-	struct rte_event_timer *t = swt_timers(1);
+	struct swtim_adapter *a;
+	struct rte_event_timer *t;
 	struct whl_adapter *whl;
 	struct whl_wheel *mine, *theirs;
 	bool waited;
 
-	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
-		   rte_strerror(rte_errno));
-	whl = swtim_adapter_priv(a);
-	mine = &whl->wheels[rte_lcore_id()];
+	SWT_ASSERT_OK(setup(1, &a, &t, &whl, &mine));
 	theirs = &whl->wheels[REARMER];
-	swt_timer_init(t, SWT_Q_PARALLEL, 1, FAR_TICKS);
 	SWT_ASSERT_EQ(swtim_arm(a, t), 1);
 	SWT_ASSERT(whl_wheel_holds(whl, mine, t), "not on this lcore's wheel");
 
@@ -167,16 +184,12 @@ cancel_follows_rearm_elsewhere(void)
 static int
 cancel_eagain_while_delivering(void)
 {
-	struct swtim_adapter *a = mk_adapter();
-	struct rte_event_timer *t = swt_timers(1);
+	struct swtim_adapter *a;
+	struct rte_event_timer *t;
 	struct whl_adapter *whl;
 	struct whl_wheel *mine;
 
-	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
-		   rte_strerror(rte_errno));
-	whl = swtim_adapter_priv(a);
-	mine = &whl->wheels[rte_lcore_id()];
-	swt_timer_init(t, SWT_Q_PARALLEL, 1, FAR_TICKS);
+	SWT_ASSERT_OK(setup(1, &a, &t, &whl, &mine));
 	SWT_ASSERT_EQ(swtim_arm(a, t), 1);
 
 	/* An expiry takes the timer off the wheel; its event is built. */
@@ -242,16 +255,12 @@ stage_finish(struct whl_wheel *w)
 static int
 cancel_meets_staging(void)
 {
-	struct swtim_adapter *a = mk_adapter();
-	struct rte_event_timer *t = swt_timers(1);
+	struct swtim_adapter *a;
+	struct rte_event_timer *t;
 	struct whl_adapter *whl;
 	struct whl_wheel *mine;
 
-	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
-		   rte_strerror(rte_errno));
-	whl = swtim_adapter_priv(a);
-	mine = &whl->wheels[rte_lcore_id()];
-	swt_timer_init(t, SWT_Q_PARALLEL, 1, FAR_TICKS);
+	SWT_ASSERT_OK(setup(1, &a, &t, &whl, &mine));
 	SWT_ASSERT_OK(stage_half(whl, mine, t));
 	canceller = (struct job){ .a = a, .t = t, .cancel = true };
 	SWT_ASSERT(swt_launch(job_run, &canceller, CANCELLER) == 0, "launch");
@@ -284,16 +293,12 @@ cancel_meets_staging(void)
 static int
 cancel_gives_up_on_staging(void)
 {
-	struct swtim_adapter *a = mk_adapter();
-	struct rte_event_timer *t = swt_timers(1);
+	struct swtim_adapter *a;
+	struct rte_event_timer *t;
 	struct whl_adapter *whl;
 	struct whl_wheel *mine;
 
-	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
-		   rte_strerror(rte_errno));
-	whl = swtim_adapter_priv(a);
-	mine = &whl->wheels[rte_lcore_id()];
-	swt_timer_init(t, SWT_Q_PARALLEL, 1, FAR_TICKS);
+	SWT_ASSERT_OK(setup(1, &a, &t, &whl, &mine));
 	SWT_ASSERT_OK(stage_half(whl, mine, t));
 	SWT_ASSERT_BURST(swtim_cancel(a, t), 0, EAGAIN);
 	SWT_ASSERT_EQ(t->state, RTE_EVENT_TIMER_ARMED);
@@ -341,24 +346,19 @@ static int
 single_arms_staged_on_eal_lcores(void)
 {
 	enum { NB = 24, THREAD_FIRST = 16 };
-	struct swtim_adapter *a = mk_adapter();
-	struct rte_event_timer *t = swt_timers(NB);
+	struct swtim_adapter *a;
+	struct rte_event_timer *t;
 	struct thread_arm ta;
 	struct whl_adapter *whl;
 	struct whl_wheel *mine, *shared;
 	pthread_t th;
 	unsigned int i, batch;
 
-	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
-		   rte_strerror(rte_errno));
-	whl = swtim_adapter_priv(a);
-	mine = &whl->wheels[rte_lcore_id()];
+	SWT_ASSERT_OK(setup(NB, &a, &t, &whl, &mine));
 	shared = &whl->wheels[SWTIM_LANE_NON_EAL];
 	batch = whl->base.budget.staged_batch;
 	SWT_ASSERT(batch >= 2 && batch + 2 <= THREAD_FIRST, "staged batch %u",
 		   batch);
-	for (i = 0; i < NB; i++)
-		swt_timer_init(&t[i], SWT_Q_PARALLEL, i, FAR_TICKS);
 	for (i = 0; i <= batch; i++)
 		SWT_ASSERT_EQ(swtim_arm(a, &t[i]), 1);
 	SWT_ASSERT_EQ(staged_so_far(mine), batch);
@@ -443,19 +443,16 @@ full_ring_emptied_by_a_locked_arm(void)
 static int
 dead_owners_ring_taken_over(void)
 {
-	struct swtim_adapter *a = mk_adapter();
-	struct rte_event_timer *t = swt_timers(2);
+	struct swtim_adapter *a;
+	struct rte_event_timer *t;
 	struct whl_adapter *whl;
 	struct whl_wheel *mine;
 	uint32_t gone = gone_tag();
 	struct rte_event ev[2];
 	unsigned int i;
 
-	SWT_ASSERT(a != NULL && t != NULL, "setup: %s",
-		   rte_strerror(rte_errno));
 	SWT_ASSERT(gone != 0 && swtim_proc_tag_dead(gone), "tag %#x", gone);
-	whl = swtim_adapter_priv(a);
-	mine = &whl->wheels[rte_lcore_id()];
+	SWT_ASSERT_OK(setup(2, &a, &t, &whl, &mine));
 	for (i = 0; i < 2; i++)
 		swt_timer_init(&t[i], SWT_Q_PARALLEL, i, 1);
 	/* The first arm refills the staged credit; the second stages. */
