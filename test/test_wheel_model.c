@@ -7,7 +7,10 @@
  * without clock or service, against a model: random arms (runs of equal
  * timeouts, random timeouts over every level, overdue timers), cancels,
  * expiries in chunks of random size with cancels between the chunks, and
- * periodic re-links, on one wheel. After every step the wheel's own
+ * periodic re-links, on one wheel, and single arms staged on its ring
+ * (whl_arm_staged()'s stores), linked by the next cancel or expiry
+ * (whl_stage_drain(), as the driver's lock holders do) or by an arm
+ * that finds the ring full. After every step the wheel's own
  * bookkeeping is checked against what it holds:
  *
  * - every armed timer sits in exactly one stack, at the place it records,
@@ -16,8 +19,11 @@
  *   timers share a due tick is right; entries that hold no timer are NULL;
  *   the bitmaps say which slots and levels hold anything; nb_armed counts
  *   them; whl_wheel_holds() is true exactly for the armed timers;
+ *   the ring holds exactly the staged ones, in the order staged;
  * - an expiry returns exactly the armed timers due up to its target, each
- *   once, in tick order, never one due later;
+ *   once, in tick order, never one due later; staged ones included,
+ *   from when they are linked: due then, if not before (at most one
+ *   tick late, whichever tick the drain finds the clock at);
  * - no block is lost or duplicated: in stacks, in the wheel's cache and in
  *   the ring they add up to what was allocated, with the blocks sized by
  *   the driver's own whl_blocks_needed() for one wheel.
@@ -56,7 +62,7 @@
 #define SWEEP_TICKS		(UINT64_C(1) << LONG_TIMEOUT_BITS)
 
 /* What the test believes about each timer. */
-enum mstate { M_FREE, M_ARMED, M_EXPIRING };
+enum mstate { M_FREE, M_ARMED, M_EXPIRING, M_STAGED };
 
 struct model {
 	uint8_t state[NB_TIMERS];
@@ -65,6 +71,7 @@ struct model {
 	uint8_t level[NB_TIMERS];
 	uint32_t nb_armed;
 	uint32_t nb_expiring;
+	uint32_t nb_staged;
 };
 
 static struct whl_adapter whl;
@@ -83,6 +90,8 @@ static uint64_t rnd;
  */
 static unsigned int levels_held;
 static uint64_t cascaded[WHL_LEVELS];
+/* Timers staged, and linked by a drain, all cases together. */
+static uint64_t staged_linked;
 
 /* The index of an event timer in tims, or NB_TIMERS if not one of them. */
 static uint32_t
@@ -124,6 +133,12 @@ setup(uint64_t start_tick)
 	whl_wheel_init(w, TAG, WHEEL_ID);
 	whl_wheel_init(w_other, TAG, WHEEL_ID + 1);
 	w->cur = start_tick;
+	/* A grain of one cycle: a drain's time is a tick (whl_stage_drain()
+	 * skips an empty wheel's clock to it). */
+	whl.base.grain_cycles = 1;
+	whl.base.grain_div = rte_reciprocal_value_u64(1);
+	SWT_ASSERT(swtim_base_grain_after(&whl.base, start_tick + 12345) ==
+		   start_tick + 12345, "a grain of one cycle");
 	return SWT_PASS;
 }
 
@@ -164,6 +179,74 @@ pick_free(struct rte_event_timer **evtims, unsigned int n)
 		}
 	}
 	return got;
+}
+
+/*
+ * Link what is staged, as a lock holder does, the clock at tick now:
+ * each staged timer is armed from here, due when it said or, if that
+ * has passed, at the tick the clock is at.
+ */
+static int
+drain(uint64_t now)
+{
+	struct whl_stage *st = &w->stage;
+	uint32_t head = st->head, tail = st->tail, idx;
+	uint64_t cur = w->cur;
+
+	whl_stage_drain(&whl, w, now);
+	SWT_ASSERT_EQ(st->head, tail);
+	/* Never past now: what is due up to it would wait a run. */
+	SWT_ASSERT(w->cur == cur || (cur < now && w->cur <= now),
+		   "clock %" PRIu64 " moved to %" PRIu64 " by a drain at %"
+		   PRIu64, cur, w->cur, now);
+	for (; head != tail; head++) {
+		idx = index_of(st->ring[head % WHL_STAGE_SIZE]);
+		SWT_ASSERT(idx < NB_TIMERS && m->state[idx] == M_STAGED,
+			   "ring entry %u: timer %u", head, idx);
+		SWT_ASSERT(whl_wheel_holds(&whl, w, &tims[idx]),
+			   "staged timer %u not linked", idx);
+		m->state[idx] = M_ARMED;
+		m->due[idx] = RTE_MAX(whl_timer_due(&tims[idx]), w->cur);
+		m->level[idx] = 0;
+		m->nb_staged--;
+		m->nb_armed++;
+		staged_linked++;
+	}
+	SWT_ASSERT_EQ(m->nb_staged, 0);
+	return SWT_PASS;
+}
+
+/*
+ * Stage up to n free timers one at a time, with whl_arm_staged()'s
+ * stores, each with a random timeout or overdue; a full ring makes the
+ * next one link it all first, as whl_arm_begin() does.
+ */
+static int
+stage(unsigned int n)
+{
+	struct whl_stage *st = &w->stage;
+	struct rte_event_timer *evtim;
+	uint32_t idx;
+
+	while (n-- > 0) {
+		if (st->tail - st->head == WHL_STAGE_SIZE &&
+		    drain(w->cur) != SWT_PASS)
+			return SWT_FAIL;
+		if (pick_free(&evtim, 1) == 0)
+			return SWT_PASS;
+		idx = index_of(evtim);
+		m->state[idx] = M_STAGED;
+		m->nb_staged++;
+		evtim->impl_opaque[0] = swt_rand(&rnd) % 8 == 0 ?
+			w->cur - RTE_MIN(w->cur, swt_rand_range(&rnd, 0, 100)) :
+			w->cur + random_timeout();
+		evtim->impl_opaque[1] = w->owner | WHL_PLACE_STAGED;
+		SWT_ASSERT(!whl_wheel_holds(&whl, w, evtim),
+			   "staged timer %u held", idx);
+		st->ring[st->tail % WHL_STAGE_SIZE] = evtim;
+		st->tail++;
+	}
+	return SWT_PASS;
 }
 
 /*
@@ -233,6 +316,8 @@ cancel(unsigned int n)
 {
 	uint32_t idx;
 
+	if (drain(w->cur) != SWT_PASS)
+		return SWT_FAIL;
 	while (n-- > 0 && (idx = pick_armed()) != UINT32_MAX) {
 		SWT_ASSERT(whl_wheel_holds(&whl, w, &tims[idx]),
 			   "armed timer %u not held", idx);
@@ -256,6 +341,9 @@ expire(uint64_t target)
 	uint32_t n, i, limit, idx;
 	uint64_t last = 0, period;
 
+	/* The service's run drains with its own time. */
+	if (drain(target) != SWT_PASS)
+		return SWT_FAIL;
 	do {
 		limit = swt_rand_range(&rnd, 1, RTE_DIM(due));
 		n = whl_wheel_expire(&whl, w, target, limit, due);
@@ -414,6 +502,16 @@ check(void)
 			}
 		}
 	}
+	for (i = w->stage.head; i != w->stage.tail; i++) {
+		idx = index_of(w->stage.ring[i % WHL_STAGE_SIZE]);
+		SWT_ASSERT(idx < NB_TIMERS && m->state[idx] == M_STAGED &&
+			   !in_stack[idx], "ring entry %u: timer %u", i, idx);
+		in_stack[idx] = 1;
+		SWT_ASSERT(whl_place_of(&tims[idx]) == WHL_PLACE_STAGED,
+			   "staged timer %u says %#x", idx,
+			   whl_place_of(&tims[idx]));
+	}
+	SWT_ASSERT_EQ(w->stage.tail - w->stage.head, m->nb_staged);
 	for (i = 0; i < NB_TIMERS; i++) {
 		SWT_ASSERT(whl_wheel_holds(&whl, w, &tims[i]) ==
 			   (m->state[i] == M_ARMED), "timer %u: held %d, "
@@ -453,8 +551,14 @@ run(uint64_t start_tick)
 		return SWT_FAIL;
 	for (step = 0; step < STEPS; step++) {
 		op = swt_rand_range(&rnd, 0, 9);
-		if (op < 5) {
+		if (op < 3) {
 			if (arm(swt_rand_range(&rnd, 1, 32), false) != SWT_PASS)
+				return SWT_FAIL;
+		} else if (op < 5) {
+			/* Runs of single arms, now and then a ring's worth. */
+			if (stage(swt_rand(&rnd) % 64 == 0 ?
+				  WHL_STAGE_SIZE + 1 :
+				  swt_rand_range(&rnd, 1, 48)) != SWT_PASS)
 				return SWT_FAIL;
 		} else if (op < 7) {
 			if (cancel(swt_rand_range(&rnd, 1, 16)) != SWT_PASS)
@@ -536,7 +640,8 @@ model_reached_every_level(void)
 	       WHL_LEVELS, WHL_SLOTS);
 	for (level = 1; level < WHL_LEVELS; level++)
 		printf(" %" PRIu64, cascaded[level]);
-	printf("\n");
+	printf("; %" PRIu64 " staged and linked\n", staged_linked);
+	SWT_ASSERT(staged_linked != 0, "no staged timer linked");
 	SWT_ASSERT(levels_held == (1u << WHL_LEVELS) - 1,
 		   "levels held: %#x", levels_held);
 	for (level = 1; level < WHL_LEVELS; level++)

@@ -23,13 +23,20 @@
  *   a batch (or what is left) at once, and one whose credit
  *   grows past twice that gives the excess back; the service gives the
  *   slots of delivered one-shot timers back to avail, once per enqueue;
+ * - an arm that takes no lock (a driver's staged arm) takes from the
+ *   lane's staged credit, on a line its producer alone writes, with a
+ *   compare-and-swap; it is refilled under the lane's lock, from its
+ *   credit and avail, by the locked arm the producer falls back to when
+ *   it is empty;
  * - an arm that finds neither credit nor avail reclaims before it
- *   refuses: with every lane's lock held (so no credit moves) it takes
- *   all credit back into avail and takes from that. A refusal therefore
- *   means that at that moment nothing was left anywhere: exactly
- *   nb_timers were outstanding.
+ *   refuses: with every lane's lock held (so no credit moves, but
+ *   staged credit into outstanding timers) it takes all credit and
+ *   staged credit back into avail and takes from that. A refusal
+ *   therefore means that at that moment nothing was left anywhere:
+ *   exactly nb_timers were outstanding.
  *
- * limit == avail + every lane's credit + the timers outstanding, except
+ * limit == avail + every lane's credit and staged credit + the timers
+ * outstanding, except
  * while a flush has given back the slots of events the device then
  * refused (swtim_evbuf_flush()), which it takes back at once: avail may
  * then be below zero for a moment.
@@ -48,6 +55,8 @@ struct swtim_budget {
 	uint64_t limit;
 	/** Slots a lane takes from avail at once (see above). */
 	uint32_t batch;
+	/** Slots a lane's staged credit is refilled with at once. */
+	uint32_t staged_batch;
 	/** Slots neither outstanding nor held by a lane. */
 	int64_t avail __rte_cache_aligned;
 };
@@ -67,6 +76,11 @@ swtim_budget_init(struct swtim_budget *b, uint64_t limit)
 	b->batch = RTE_MAX((uint64_t)SWTIM_BUDGET_BATCH_MIN,
 			   RTE_MIN((uint64_t)SWTIM_BUDGET_BATCH_MAX,
 				   limit / SWTIM_BUDGET_BATCH_SHARE));
+	/* An eighth of a small adapter at most: the rest stays with the
+	 * lanes that arm with the lock, without a reclaim. */
+	b->staged_batch = RTE_MAX((uint64_t)1, RTE_MIN((uint64_t)b->batch *
+					     SWTIM_STAGED_CREDIT_BATCHES,
+					     limit / 8));
 	b->avail = (int64_t)RTE_MIN(limit, (uint64_t)INT64_MAX);
 }
 
@@ -152,12 +166,60 @@ swtim_credit_take(struct swtim_budget *b, struct swtim_lane *lane,
 {
 	uint32_t n;
 
+	/* Release: the hint (swtim_base_outstanding_hint()) that reads the
+	 * new credit reads avail without these slots. */
 	if (unlikely(lane->credit < want))
-		lane->credit += swtim_budget_take_avail(b,
-				want - lane->credit + b->batch);
+		__atomic_store_n(&lane->credit, lane->credit +
+				 swtim_budget_take_avail(b,
+					want - lane->credit + b->batch),
+				 __ATOMIC_RELEASE);
 	n = RTE_MIN(want, lane->credit);
 	lane->credit -= n;
 	return n;
+}
+
+/**
+ * Take one slot for an arm on lane that takes no lock, from the lane's
+ * staged credit. Never refills it: that is done under the lane's lock
+ * (swtim_staged_credit_refill()), so that a reclaim, which holds every
+ * lock, sees no slot move but into outstanding timers.
+ *
+ * @param lane
+ *   The arming lane.
+ * @return
+ *   true if a slot was taken; false if the staged credit is empty (the
+ *   caller then arms with the lock, which refills it).
+ */
+static __rte_always_inline bool
+swtim_staged_credit_take(struct swtim_lane *lane)
+{
+	uint32_t c = __atomic_load_n(&lane->staged_credit, __ATOMIC_RELAXED);
+
+	while (c != 0)
+		if (__atomic_compare_exchange_n(&lane->staged_credit, &c, c - 1,
+						true, __ATOMIC_RELAXED,
+						__ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
+/**
+ * Move up to a staged batch of slots into lane's staged credit, from its
+ * credit and avail, with the lane's lock held.
+ *
+ * @param b
+ *   The budget.
+ * @param lane
+ *   The lane, locked.
+ */
+static __rte_always_inline void
+swtim_staged_credit_refill(struct swtim_budget *b, struct swtim_lane *lane)
+{
+	uint32_t n = swtim_credit_take(b, lane, b->staged_batch);
+
+	/* Release: as swtim_credit_take()'s, for the credit it took. */
+	if (n != 0)
+		__atomic_fetch_add(&lane->staged_credit, n, __ATOMIC_RELEASE);
 }
 
 /**

@@ -73,10 +73,19 @@ struct swtim_lane {
 	/** The lane's index, its lcore id. */
 	uint16_t id;
 	/**
-	 * 1 once a dead process was found holding lock or claim. On the
-	 * lock's line: the lock reads it for free.
+	 * Budget slots held for the lane's next arms that take no lock (a
+	 * driver's staged arm): on a line the lane's producer alone writes,
+	 * taken one at a time with a compare-and-swap
+	 * (swtim_staged_credit_take()), added to under the lock, and taken
+	 * back whole by a reclaim.
 	 */
-	uint32_t dead;
+	uint32_t staged_credit __rte_cache_aligned;
+	/**
+	 * 1 once a dead process was found holding lock or claim. On a line
+	 * of its own, written once: the lock and the arms that take none
+	 * read it without meeting anybody's writes.
+	 */
+	uint32_t dead __rte_cache_aligned;
 	/** Held by a service run (or a cancel) working on the lane. */
 	swtim_olock_t claim __rte_cache_aligned;
 	/** Expiry events of this lane waiting for the device, in order. */

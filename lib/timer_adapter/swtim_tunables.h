@@ -74,6 +74,17 @@
 #define SWTIM_BUDGET_BATCH_SHARE 1024
 
 /*
+ * Batches a lane's staged credit (swtim_budget.h) is refilled with at
+ * once. Each refill is a locked arm, which meets the service on the
+ * wheel's lock; with one batch, one arm in 33 took it in
+ * dpdk-test-eventdev's non-burst run, whose figure was a quarter higher
+ * than with 4 or 16 (doc/performance.md, "The staged arm"). Like
+ * credit, it is hidden from the other lanes until a reclaim, so it is an
+ * eighth of nb_timers at most (swtim_budget_init()).
+ */
+#define SWTIM_STAGED_CREDIT_BATCHES 8
+
+/*
  * Events a lane's buffer (swtim_evbuf.h) starts with at least: it grows
  * when a scan finds more due than it holds, so this only spares the
  * common case the growing.

@@ -123,12 +123,17 @@ whl_teardown(struct swtim_base *base)
 	struct whl_adapter *whl = whl_of_base(base);
 	uint32_t i;
 
-	/* A dead wheel may be half changed: its timers are lost. */
+	/* A dead wheel may be half changed: its timers are lost. Staged
+	 * ones are linked first, so that they are dropped too; nothing
+	 * runs on an adapter being freed. */
 	for (i = 0; whl->wheels != NULL && whl->blocks != NULL &&
 	     i < SWTIM_LANES_MAX; i++)
-		if (!swtim_lane_dead(&whl->wheels[i].lane))
+		if (!swtim_lane_dead(&whl->wheels[i].lane)) {
+			whl_stage_drain(whl, &whl->wheels[i],
+					rte_get_timer_cycles());
 			whl_wheel_for_each(whl, &whl->wheels[i],
 					   whl_timer_drop);
+		}
 	swtim_stack_free(whl->block_pool);
 	rte_free(whl->blocks);
 	rte_free(whl->heads);

@@ -18,6 +18,7 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_pause.h>
 #include <rte_prefetch.h>
 
 #include "whl_slot.h"
@@ -50,6 +51,7 @@ static __rte_always_inline int
 whl_arm_begin(struct whl_adapter *whl, struct whl_wheel *w,
 	      unsigned int wheel_id, uint16_t nb, uint64_t *now_grain)
 {
+	uint64_t now = rte_get_timer_cycles();
 	int ret;
 
 	swtim_poll_set_join(&whl->base.polled, wheel_id);
@@ -58,8 +60,7 @@ whl_arm_begin(struct whl_adapter *whl, struct whl_wheel *w,
 	 * timer armed late in a grain still gets its whole timeout, and is
 	 * at most a grain late.
 	 */
-	*now_grain = swtim_base_grain_after(&whl->base,
-					    rte_get_timer_cycles());
+	*now_grain = swtim_base_grain_after(&whl->base, now);
 	ret = swtim_base_arm_begin(&whl->base, &w->lane, nb);
 	if (unlikely(ret <= 0)) {
 		if (ret == 0)
@@ -75,6 +76,12 @@ whl_arm_begin(struct whl_adapter *whl, struct whl_wheel *w,
 	 */
 	if (w->nb_armed == 0 && *now_grain > w->cur + 1)
 		w->cur = *now_grain - 1;
+	/* The lock is held: a full ring empties here while the service
+	 * backs off. Not otherwise: linking is the service's work, and
+	 * this runs every batch of single arms, to refill their credit. */
+	if (unlikely(__atomic_load_n(&w->stage.tail, __ATOMIC_RELAXED) -
+		     w->stage.head == WHL_STAGE_SIZE))
+		whl_stage_drain(whl, w, now);
 	return ret;
 }
 
@@ -144,9 +151,81 @@ whl_arm(struct swtim_base *base, struct rte_event_timer **evtims,
 }
 
 /*
- * Arm one timer, the common call: without the burst's loops and
- * prefetches (the generic layer has copied an arm_tmo_tick_burst()'s
- * timeout into the timer).
+ * Make this process the one that stages on a ring: free, or held by a
+ * process that is gone (a secondary that used this lcore id before; two
+ * live processes may not share one, DPDK's rule, but if they do, the
+ * second takes the lock). A process killed between the two stores of a
+ * staged arm leaves that timer armed and never linked: its arm never
+ * returned, and a cancel of it answers EAGAIN.
+ */
+static __rte_noinline bool
+whl_stage_claim(struct whl_stage *s)
+{
+	uint32_t owner = __atomic_load_n(&s->owner, __ATOMIC_RELAXED);
+
+	if (owner != 0 && !swtim_proc_tag_dead(owner))
+		return false;
+	/* Acquire: the gone owner's last tail is read next. */
+	return __atomic_compare_exchange_n(&s->owner, &owner, swtim_proc_tag,
+					   false, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+/*
+ * Arm one timer without the wheel's lock: stage it for whoever takes
+ * the lock next (struct whl_stage). The producer then writes only the
+ * timer and lines no other lcore writes, and executes one atomic
+ * instruction, on its own line (the budget slot): a locked arm met the
+ * service on the lock and the wheel's lines every tick it expired this
+ * wheel (performance.md, "The non-burst figure and a staged arm").
+ * false, having changed nothing, when the arm must take the lock: the
+ * ring belongs to another process's lcore of this id, is full, or the
+ * lane is dead or holds no staged credit.
+ *
+ * The timer is marked armed before the ring's index moves: a cancel
+ * that sees it armed finds it on the ring, or waits the two stores for
+ * it (whl_cancel_one()). Marked after, the service could expire it in
+ * between and the producer then mark it armed for ever.
+ */
+static __rte_always_inline bool
+whl_arm_staged(struct whl_adapter *whl, struct whl_wheel *w,
+	       unsigned int wheel_id, struct rte_event_timer *evtim)
+{
+	struct whl_stage *s = &w->stage;
+	uint32_t tail;
+
+	if (unlikely(__atomic_load_n(&s->owner, __ATOMIC_RELAXED) !=
+		     swtim_proc_tag) && !whl_stage_claim(s))
+		return false;
+	tail = __atomic_load_n(&s->tail, __ATOMIC_RELAXED);
+	if (unlikely(tail - s->head_seen == WHL_STAGE_SIZE)) {
+		s->head_seen = __atomic_load_n(&s->head, __ATOMIC_ACQUIRE);
+		if (tail - s->head_seen == WHL_STAGE_SIZE)
+			return false;
+	}
+	if (unlikely(swtim_lane_dead(&w->lane)) ||
+	    !swtim_staged_credit_take(&w->lane))
+		return false;
+	swtim_poll_set_join(&whl->base.polled, wheel_id);
+	evtim->impl_opaque[0] = whl_expiry_of(whl,
+			swtim_base_grain_after(&whl->base,
+					       rte_get_timer_cycles()),
+			evtim->timeout_ticks);
+	__atomic_store_n(&evtim->impl_opaque[1], w->owner | WHL_PLACE_STAGED,
+			 __ATOMIC_RELAXED);
+	s->ring[tail % WHL_STAGE_SIZE] = evtim;
+	__atomic_store_n(&evtim->state, RTE_EVENT_TIMER_ARMED,
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&s->tail, tail + 1, __ATOMIC_RELEASE);
+	return true;
+}
+
+/*
+ * Arm one timer, the common call: staged when it can be, else with the
+ * lock, without the burst's loops and prefetches (the generic layer has
+ * copied an arm_tmo_tick_burst()'s timeout into the timer). The locked
+ * arm refills the staged credit for the next ones. Threads without an
+ * lcore id share their lane, so take its lock.
  */
 static __rte_always_inline uint16_t
 whl_arm_single(struct swtim_base *base,
@@ -157,11 +236,21 @@ whl_arm_single(struct swtim_base *base,
 	struct whl_wheel *w = &whl->wheels[wheel_id];
 	uint64_t now_grain;
 
+	if (likely(wheel_id != SWTIM_LANE_NON_EAL) &&
+	    whl_arm_staged(whl, w, wheel_id, evtim))
+		return 1;
 	if (unlikely(whl_arm_begin(whl, w, wheel_id, 1, &now_grain) <= 0))
 		return 0;
 	whl_timer_set_armed(w, evtim, whl_expiry_of(whl, now_grain,
 						    evtim->timeout_ticks));
 	whl_wheel_link(whl, w, evtim);
+	/* Only what staged arms can use: not for a ring that is full or
+	 * another process's, which would take the budget from the other
+	 * lanes into a credit no arm takes. */
+	if (wheel_id != SWTIM_LANE_NON_EAL && w->lane.staged_credit == 0 &&
+	    __atomic_load_n(&w->stage.owner, __ATOMIC_RELAXED) ==
+	    swtim_proc_tag)
+		swtim_staged_credit_refill(&whl->base.budget, &w->lane);
 	swtim_lane_unlock(&w->lane);
 	return 1;
 }
@@ -230,6 +319,8 @@ whl_lock_named(struct whl_adapter *whl, const struct rte_event_timer *evtim,
 			if (unlikely(swtim_lane_lock(&w->lane) != 0))
 				return ENOTRECOVERABLE;
 			*held = w;
+			/* What is staged is on the wheel from now on. */
+			whl_stage_drain(whl, w, rte_get_timer_cycles());
 		}
 		if (likely(whl_wheel_named(whl, evtim) == w))
 			return 0;
@@ -264,6 +355,45 @@ whl_cancel_waiting(struct whl_wheel *w, const struct rte_event_timer *evtim)
 }
 
 /*
+ * A cancel found evtim ARMED, its place saying staged, not on the ring
+ * of wheel w, whose lock it holds: its producer is between the two
+ * stores of whl_arm_staged(). Wait a moment for the second, linking
+ * what comes. true when the timer has moved on (linked, or named by
+ * another wheel): look again. false after WHL_STAGE_WAIT_NS: its
+ * producer is held up (preempted, or its process gone), and the
+ * service, which needs this lock for every wheel's expiries, is not
+ * kept waiting longer.
+ */
+static __rte_noinline bool
+whl_cancel_meets_staging(struct whl_adapter *whl, struct whl_wheel *w,
+			 const struct rte_event_timer *evtim)
+{
+	uint64_t now = rte_get_timer_cycles();
+	uint64_t give_up = now + rte_get_timer_hz() /
+		(UINT64_C(1000000000) / WHL_STAGE_WAIT_NS);
+
+	for (;;) {
+		whl_stage_drain(whl, w, now);
+		if (whl_place_of(evtim) != WHL_PLACE_STAGED ||
+		    whl_wheel_named(whl, evtim) != w)
+			return true;
+		if (now >= give_up)
+			return false;
+		rte_pause();
+		now = rte_get_timer_cycles();
+	}
+}
+
+/* Whether the process staging on ring s is gone. */
+static bool
+whl_stage_owner_gone(const struct whl_stage *s)
+{
+	uint32_t owner = __atomic_load_n(&s->owner, __ATOMIC_RELAXED);
+
+	return owner != 0 && swtim_proc_tag_dead(owner);
+}
+
+/*
  * Cancel one timer; 0 or the errno. *held is the wheel whose lock the
  * caller holds (NULL: none), and on return the one it holds now: a burst
  * keeps one lock while its timers are in the same wheel.
@@ -293,6 +423,12 @@ again:
 	if (__atomic_load_n(&evtim->state, __ATOMIC_ACQUIRE) !=
 	    RTE_EVENT_TIMER_ARMED)
 		return EINVAL;
+	if (unlikely(whl_place_of(evtim) == WHL_PLACE_STAGED)) {
+		if (whl_cancel_meets_staging(whl, w, evtim))
+			goto again;
+		return whl_stage_owner_gone(&w->stage) ? ENOTRECOVERABLE :
+			EAGAIN;
+	}
 	return whl->base.periodic ? whl_cancel_waiting(w, evtim) : EAGAIN;
 }
 

@@ -89,6 +89,37 @@
  * expires a wheel SWTIM_EXPIRE_BURST timers at a time, taking its lock
  * for each burst, so that a producer never waits behind a long expiry.
  *
+ * Staging: a single arm on an EAL lcore takes no lock. Taking it, the
+ * producer met the service, which takes the same lock and writes the
+ * same lines (clock, bitmaps, stacks) every tick it expires this wheel:
+ * in dpdk-test-eventdev's non-burst run, where each call is timed alone,
+ * that was most of the arm's cost. So the producer computes the due
+ * tick, writes it and the place WHL_PLACE_STAGED into the timer, the
+ * timer's address into the wheel's ring (struct whl_stage: one producer,
+ * the lcore; one consumer, the lock holder), stores ARMED and moves the
+ * ring's tail. Whoever takes the lock next links what is staged
+ * (whl_stage_drain()) before anything else: the service's run before it
+ * expires, with its own clock reading, so nothing staged before a run
+ * is missed by it; a cancel, or remaining_ticks_get, before it looks for
+ * the timer; a locked arm only when the ring is full. A staged timer's
+ * due tick was computed at its arm; linked after the clock passed it, it
+ * is due at the clock's tick, so it is at most one run later than a
+ * locked arm's. The budget slot comes from the lane's staged credit, on
+ * a line of its own, by compare-and-swap (swtim_budget.h); when it is
+ * empty, the arm takes the lock, arms there and refills it.
+ *
+ * ARMED is stored before the tail moves: a cancel that reads ARMED and
+ * the place STAGED has met the timer between those two stores, and
+ * waits for the second (draining as it comes), or answers EAGAIN after
+ * WHL_STAGE_WAIT_NS (ENOTRECOVERABLE if the ring's process is gone: a
+ * producer killed between the two stores leaves its timer armed for
+ * ever, and the budget slot its arm took). Stored after, the service could link and expire
+ * the timer before the producer marked it ARMED, leaving it ARMED for
+ * ever. A ring belongs to the process whose lcore staged on it first
+ * (whl_stage.owner; two live processes may not share an lcore id, but
+ * if they do, the second arms with the lock) and is taken over when that
+ * process is gone.
+ *
  * Each wheel is the store of one lane (swtim_lane.h): the generic
  * layer's service claims the lane, asks whl_lane_due() whether the
  * wheel's clock has reached the current grain, and lets whl_lane_expire()
@@ -201,6 +232,28 @@ _Static_assert((WHL_LEVELS - 1) * WHL_LEVEL_BITS < 64 &&
 #define WHL_ARM_CHUNK 32
 
 /*
+ * Single arms staged on a wheel without its lock (struct whl_stage): a
+ * power of two. Enough for the timers a producer arms while the service
+ * backs off from a device refusing events (then the lanes' runs stop);
+ * when full, an arm takes the lock and links what is staged itself. In
+ * dpdk-test-eventdev's non-burst run on 2 CPUs, 256 entries were full
+ * for 3 arms in 4; 1024 for 33-38 arms of 100,000 (the service switched
+ * out for milliseconds), and 4096 or 16384, never full, were not faster
+ * (doc/performance.md, "The staged arm"). 8 KiB a wheel.
+ */
+#define WHL_STAGE_SIZE 1024
+_Static_assert((WHL_STAGE_SIZE & (WHL_STAGE_SIZE - 1)) == 0,
+	       "a power of two");
+
+/*
+ * How long a cancel waits, holding the wheel's lock, for a timer it
+ * finds armed but neither on the wheel nor staged yet (its producer is
+ * between the two stores of whl_arm_staged(), a few nanoseconds unless
+ * preempted) before it answers EAGAIN: the service waits for that lock.
+ */
+#define WHL_STAGE_WAIT_NS 2000
+
+/*
  * An adapter's tag (whl_owner_of()): its id in the low WHL_TAG_ID_BITS,
  * unique among the adapters that exist at once, so that a timer armed on
  * one never names another; above it a count of the adapters created, so
@@ -241,6 +294,33 @@ _Static_assert(sizeof(struct whl_block) == 2 * RTE_CACHE_LINE_MIN_SIZE,
 	       "a block is two cache lines");
 _Static_assert(sizeof(struct whl_block_head) == 16, "four heads a line");
 
+/*
+ * The place (whl_place_of()) of a timer staged and not linked yet: no
+ * block's (whl_blocks_create() keeps block indices below
+ * WHL_BLOCKS_MAX, which is this place's block).
+ */
+#define WHL_PLACE_STAGED UINT32_MAX
+
+/**
+ * Single arms of the wheel's producer lcore that took no lock: a ring
+ * with one producer (the lcore, in the one process that claimed it) and
+ * one consumer, whoever holds the wheel's lock (whl_stage_drain() links
+ * them: the service before it expires, a cancel, a locked arm). The
+ * producer's line is read by the consumer, the consumer's by the
+ * producer only when the ring looks full.
+ */
+struct whl_stage {
+	/* Next entry the producer writes. */
+	uint32_t tail;
+	/* The producer's last look at head. */
+	uint32_t head_seen;
+	/* swtim_proc_tag of the process whose lcore stages here; 0: none. */
+	uint32_t owner;
+	/* Next entry to link, under the wheel's lock. */
+	uint32_t head __rte_cache_aligned;
+	struct rte_event_timer *ring[WHL_STAGE_SIZE] __rte_cache_aligned;
+};
+
 /** Free indices a wheel keeps in front of the shared pool (whl_pool.c). */
 struct whl_free_cache {
 	uint32_t n;
@@ -269,6 +349,8 @@ struct whl_wheel {
 	 */
 	uint32_t stack[WHL_LEVELS * WHL_SLOTS];
 	struct whl_free_cache free_blocks;
+	/* Single arms staged without the lock. */
+	struct whl_stage stage __rte_cache_aligned;
 	/* The service's side, on lines of its own. */
 	struct swtim_lane lane __rte_cache_aligned;
 } __rte_cache_aligned;

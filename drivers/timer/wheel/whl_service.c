@@ -112,7 +112,8 @@ whl_periodic_resume(struct swtim_base *base, struct swtim_lane *lane,
 
 /*
  * Something is due once the grain the wheel's clock is at has started
- * (cur <= the grain of now, said without a division).
+ * (cur <= the grain of now, said without a division), or when arms are
+ * staged: they are linked (and may be due) only by a run.
  */
 bool
 whl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
@@ -121,6 +122,8 @@ whl_lane_due(const struct swtim_base *base, const struct swtim_lane *lane,
 	const struct whl_wheel *w = whl_wheel_of(lane);
 	uint64_t start;
 
+	if (whl_stage_pending(w))
+		return true;
 	return __atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) != 0 &&
 		!__builtin_mul_overflow(__atomic_load_n(&w->cur,
 							__ATOMIC_RELAXED),
@@ -145,6 +148,7 @@ whl_lane_expire(struct swtim_base *base, struct swtim_lane *lane,
 
 	if (unlikely(swtim_lane_lock(&w->lane) != 0))
 		return 0;
+	whl_stage_drain(whl, w, now);
 	n = whl_wheel_expire(whl, w, swtim_base_grain_of(base, now),
 			     RTE_MIN(max, (uint32_t)RTE_DIM(due)), due);
 	swtim_lane_unlock(&w->lane);
@@ -163,6 +167,9 @@ whl_lane_next_deadline(const struct swtim_base *base,
 	struct whl_wheel *w = whl_wheel_of(lane);
 	uint64_t grain;
 
+	/* Staged arms wait for a run to link them: now. */
+	if (whl_stage_pending(w))
+		return 0;
 	if (__atomic_load_n(&w->nb_armed, __ATOMIC_RELAXED) == 0)
 		return UINT64_MAX;
 	if (unlikely(swtim_lane_lock(&w->lane) != 0))

@@ -15,6 +15,7 @@
 
 #include <limits.h>
 
+#include <rte_cycles.h>
 #include <rte_prefetch.h>
 
 #include "whl_private.h"
@@ -315,6 +316,42 @@ whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w,
 			w->stack[where] = whl_ref(below, WHL_BLOCK_ENTRIES);
 	}
 	w->nb_armed--;
+}
+
+/* Whether wheel w has staged arms not linked yet; without the lock. */
+static __rte_always_inline bool
+whl_stage_pending(const struct whl_wheel *w)
+{
+	return __atomic_load_n(&w->stage.tail, __ATOMIC_ACQUIRE) !=
+		__atomic_load_n(&w->stage.head, __ATOMIC_RELAXED);
+}
+
+/*
+ * Link the timers staged on wheel w (whl_arm_staged()), with its lock
+ * held. An empty wheel's clock first skips to now, as a locked arm's
+ * does (whl_fastpath.c): nothing on it is due before. now is the
+ * caller's time: the service's run expires up to its grain, and a clock
+ * skipped past it by a later reading would leave what is due there for
+ * the next run.
+ */
+static __rte_always_inline void
+whl_stage_drain(struct whl_adapter *whl, struct whl_wheel *w, uint64_t now)
+{
+	struct whl_stage *s = &w->stage;
+	uint32_t head = s->head;
+	uint32_t tail = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE);
+	uint64_t now_grain;
+
+	if (head == tail)
+		return;
+	if (w->nb_armed == 0) {
+		now_grain = swtim_base_grain_after(&whl->base, now);
+		if (now_grain > w->cur + 1)
+			w->cur = now_grain - 1;
+	}
+	for (; head != tail; head++)
+		whl_wheel_link(whl, w, s->ring[head % WHL_STAGE_SIZE]);
+	__atomic_store_n(&s->head, head, __ATOMIC_RELEASE);
 }
 
 #endif /* WHL_SLOT_H */
