@@ -55,6 +55,10 @@ while getopts "r:n:l:N:Fp:V:h" opt; do
 	*) usage 1 ;;
 	esac
 done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || {
+	echo "-r: a number of rounds, 1 or more, not $rounds" >&2
+	usage 1
+}
 for prod in $producers; do
 	case $prod in
 	timerdev | timerdev_burst) ;;
