@@ -181,6 +181,13 @@ pick_free(struct rte_event_timer **evtims, unsigned int n)
 	return got;
 }
 
+/* An overdue expiry: up to 100 ticks before the clock, due at once. */
+static uint64_t
+overdue_expiry(void)
+{
+	return w->cur - RTE_MIN(w->cur, swt_rand_range(&rnd, 0, 100));
+}
+
 /*
  * Link what is staged, as a lock holder does, the clock at tick now:
  * each staged timer is armed from here, due when it said or, if that
@@ -238,8 +245,7 @@ stage(unsigned int n)
 		m->state[idx] = M_STAGED;
 		m->nb_staged++;
 		evtim->impl_opaque[0] = swt_rand(&rnd) % 8 == 0 ?
-			w->cur - RTE_MIN(w->cur, swt_rand_range(&rnd, 0, 100)) :
-			w->cur + random_timeout();
+			overdue_expiry() : w->cur + random_timeout();
 		evtim->impl_opaque[1] = w->owner | WHL_PLACE_STAGED;
 		SWT_ASSERT(!whl_wheel_holds(&whl, w, evtim),
 			   "staged timer %u held", idx);
@@ -274,8 +280,7 @@ arm(unsigned int n, bool far)
 			expiry = equal;
 			break;
 		case 1:		/* overdue: due at the next tick processed */
-			expiry = w->cur - RTE_MIN(w->cur,
-					swt_rand_range(&rnd, 0, 100));
+			expiry = overdue_expiry();
 			break;
 		default:
 			expiry = w->cur + (far ?

@@ -68,14 +68,7 @@ whl_arm_begin(struct whl_adapter *whl, struct whl_wheel *w,
 		rte_errno = ret == 0 ? ENOSPC : -ret;
 		return ret;
 	}
-	/*
-	 * An empty wheel is not scanned, so its clock stays where the last
-	 * expiry left it; placed against a stale clock, these timers would
-	 * land on higher levels and be cascaded more often. Nothing on the
-	 * wheel is due before now, so the clock may skip to now.
-	 */
-	if (w->nb_armed == 0 && *now_grain > w->cur + 1)
-		w->cur = *now_grain - 1;
+	whl_wheel_catch_up(w, *now_grain);
 	/* The lock is held: a full ring empties here while the service
 	 * backs off. Not otherwise: linking is the service's work, and
 	 * this runs every batch of single arms, to refill their credit. */

@@ -113,9 +113,9 @@
  * waits for the second (draining as it comes), or answers EAGAIN after
  * WHL_STAGE_WAIT_NS (ENOTRECOVERABLE if the ring's process is gone: a
  * producer killed between the two stores leaves its timer armed for
- * ever, and the budget slot its arm took). Stored after, the service could link and expire
- * the timer before the producer marked it ARMED, leaving it ARMED for
- * ever. A ring belongs to the process whose lcore staged on it first
+ * ever, and the budget slot its arm took). Stored after, the service
+ * could link and expire the timer before the producer marked it ARMED,
+ * leaving it ARMED for ever. A ring belongs to the process whose lcore staged on it first
  * (whl_stage.owner; two live processes may not share an lcore id, but
  * if they do, the second arms with the lock) and is taken over when that
  * process is gone.

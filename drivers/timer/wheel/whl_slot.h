@@ -318,6 +318,21 @@ whl_wheel_unlink(struct whl_adapter *whl, struct whl_wheel *w,
 	w->nb_armed--;
 }
 
+/*
+ * Before timers are linked into wheel w, whose lock is held, with the
+ * first grain after now: an empty wheel is not scanned, so its clock
+ * stays where the last expiry left it; placed against a stale clock,
+ * timers would land on higher levels and be cascaded more often.
+ * Nothing on an empty wheel is due before now, so its clock may skip
+ * there.
+ */
+static __rte_always_inline void
+whl_wheel_catch_up(struct whl_wheel *w, uint64_t now_grain)
+{
+	if (w->nb_armed == 0 && now_grain > w->cur + 1)
+		w->cur = now_grain - 1;
+}
+
 /* Whether wheel w has staged arms not linked yet; without the lock. */
 static __rte_always_inline bool
 whl_stage_pending(const struct whl_wheel *w)
@@ -328,8 +343,7 @@ whl_stage_pending(const struct whl_wheel *w)
 
 /*
  * Link the timers staged on wheel w (whl_arm_staged()), with its lock
- * held. An empty wheel's clock first skips to now, as a locked arm's
- * does (whl_fastpath.c): nothing on it is due before. now is the
+ * held, the clock caught up first (whl_wheel_catch_up()). now is the
  * caller's time: the service's run expires up to its grain, and a clock
  * skipped past it by a later reading would leave what is due there for
  * the next run.
@@ -340,15 +354,12 @@ whl_stage_drain(struct whl_adapter *whl, struct whl_wheel *w, uint64_t now)
 	struct whl_stage *s = &w->stage;
 	uint32_t head = s->head;
 	uint32_t tail = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE);
-	uint64_t now_grain;
 
 	if (head == tail)
 		return;
-	if (w->nb_armed == 0) {
-		now_grain = swtim_base_grain_after(&whl->base, now);
-		if (now_grain > w->cur + 1)
-			w->cur = now_grain - 1;
-	}
+	/* The division only where the clock may move. */
+	if (w->nb_armed == 0)
+		whl_wheel_catch_up(w, swtim_base_grain_after(&whl->base, now));
 	for (; head != tail; head++)
 		whl_wheel_link(whl, w, s->ring[head % WHL_STAGE_SIZE]);
 	__atomic_store_n(&s->head, head, __ATOMIC_RELEASE);
