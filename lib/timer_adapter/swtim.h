@@ -438,10 +438,13 @@ swtim_arm_tmo_tick_burst(const struct swtim_adapter *adapter,
  *   example it has expired);
  * - EAGAIN: the timer is expiring at this very moment; a retry gives
  *   EINVAL once its state has become NOT_ARMED (a periodic timer: a
- *   retry cancels it);
+ *   retry cancels it). Also while another thread's arm of it has not
+ *   returned yet (the wheel driver's single arm: ARMED is visible a
+ *   moment before the timer can be found); a retry cancels it;
  * - ENOTRECOVERABLE: the timer's store is dead (a process was killed
- *   inside a call holding it: see "Multi-process" above); the timer
- *   stays ARMED and will not expire.
+ *   inside a call holding it: see "Multi-process" above), or the process
+ *   arming it was killed inside that arm; the timer stays ARMED and will
+ *   not expire.
  * A cancelled timer is in state RTE_EVENT_TIMER_CANCELED and no expiry
  * event of it is enqueued after the cancel returned: a periodic timer's
  * event that still waits in the adapter for the event device (under
